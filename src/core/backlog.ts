@@ -1,0 +1,155 @@
+/**
+ * The messages of one subscription that wait for delivery. Without ordering it is a FIFO (with
+ * redeliveries served first); with ordering each key has its own queue and is handed out only
+ * while none of its messages is outstanding, so a key has at most one batch in flight.
+ */
+import { Deque } from "./deque.ts";
+import type { HeapEntry } from "./heap.ts";
+import type { StoredMessage } from "./message.ts";
+
+/** One message as one subscription holds it. */
+export interface Entry {
+  readonly msg: StoredMessage;
+  /** Publish order within the subscription; orders redelivery of a key. */
+  readonly seq: number;
+  /** Deliveries so far. */
+  attempts: number;
+  lease: Lease | null;
+  keyQueue: KeyQueue | null;
+}
+
+export interface Lease extends HeapEntry {
+  readonly ackId: string;
+  readonly entry: Entry;
+  readonly consumer: import("./consumer.ts").Consumer;
+}
+
+export interface KeyQueue {
+  readonly key: string;
+  /** Waiting entries in seq order. */
+  pending: Entry[];
+  /** Outstanding entries in seq order. */
+  leased: Entry[];
+  /** Retry backoff: the key is held back until then. */
+  notBefore: number;
+  inReady: boolean;
+}
+
+export class Backlog {
+  private fresh = new Deque<Entry>();
+  private redeliver = new Deque<Entry>();
+  private keys = new Map<string, KeyQueue>();
+  private readyKeys = new Deque<KeyQueue>();
+  /** Entries waiting (not leased), including held-back keys and delayed retries. */
+  waiting = 0;
+
+  constructor(private ordered: boolean) {}
+
+  add(entry: Entry): void {
+    this.waiting++;
+    const key = entry.msg.orderingKey;
+    if (!this.ordered || !key) return this.fresh.push(entry);
+    let kq = this.keys.get(key);
+    if (!kq) {
+      kq = { key, pending: [], leased: [], notBefore: 0, inReady: false };
+      this.keys.set(key, kq);
+    }
+    entry.keyQueue = kq;
+    kq.pending.push(entry);
+    this.markReady(kq);
+  }
+
+  /** The next entry to deliver, or undefined. Keyed entries come as a run of their key. */
+  next(now: number, sameKeyOnly: KeyQueue | null): Entry | undefined {
+    if (sameKeyOnly) return sameKeyOnly.pending.length ? this.takeFromKey(sameKeyOnly) : undefined;
+    for (let kq = this.readyKeys.shift(); kq; kq = this.readyKeys.shift()) {
+      kq.inReady = false;
+      if (kq.pending.length && kq.leased.length === 0 && kq.notBefore <= now) return this.takeFromKey(kq);
+    }
+    const e = this.redeliver.shift() ?? this.fresh.shift();
+    if (e) this.waiting--;
+    return e;
+  }
+
+  /** Puts back an entry that was taken but could not be delivered (flow control). */
+  untake(entry: Entry): void {
+    this.waiting++;
+    const kq = entry.keyQueue;
+    if (!kq) return this.redeliver.unshift(entry);
+    kq.leased.splice(kq.leased.indexOf(entry), 1);
+    kq.pending.unshift(entry);
+    this.markReady(kq);
+  }
+
+  /** A delivered entry was acked (or dead-lettered); its key may be free again. */
+  settled(entry: Entry): void {
+    const kq = entry.keyQueue;
+    if (!kq) return;
+    const i = kq.leased.indexOf(entry);
+    if (i >= 0) kq.leased.splice(i, 1);
+    if (kq.leased.length === 0) {
+      if (kq.pending.length) this.markReady(kq);
+      else this.keys.delete(kq.key);
+    }
+  }
+
+  /**
+   * A delivered entry comes back (nack or expiry). For a key, every later outstanding entry of
+   * that key comes back with it so the key is redelivered in order; those are returned so the
+   * caller can end their leases.
+   */
+  returnEntry(entry: Entry, notBefore: number, now: number): Entry[] {
+    const kq = entry.keyQueue;
+    if (!kq) {
+      this.waiting++;
+      // One held back by retry backoff is queued by requeue() when its time comes.
+      if (notBefore <= now) this.redeliver.push(entry);
+      return [];
+    }
+    const i = kq.leased.indexOf(entry);
+    const back = i >= 0 ? kq.leased.splice(i) : [entry];
+    const later = back.filter((e) => e !== entry);
+    this.waiting += back.length;
+    kq.pending = back.concat(kq.pending).sort((a, b) => a.seq - b.seq);
+    kq.notBefore = Math.max(kq.notBefore, notBefore);
+    if (kq.leased.length === 0) this.markReady(kq);
+    return later;
+  }
+
+  /** An entry taken from the backlog is dropped (retention, dead letter). */
+  drop(entry: Entry): void {
+    this.settled(entry);
+  }
+
+  /** An unkeyed entry held back by retry backoff is due. */
+  requeue(entry: Entry): void {
+    this.redeliver.push(entry);
+  }
+
+  /** Keys held back until `notBefore` become ready (called by the retry timer). */
+  releaseKey(kq: KeyQueue): void {
+    if (kq.leased.length === 0 && kq.pending.length) this.markReady(kq);
+  }
+
+  clear(): void {
+    this.fresh.clear();
+    this.redeliver.clear();
+    this.keys.clear();
+    this.readyKeys.clear();
+    this.waiting = 0;
+  }
+
+  private takeFromKey(kq: KeyQueue): Entry {
+    const e = kq.pending.shift()!;
+    kq.leased.push(e);
+    this.waiting--;
+    return e;
+  }
+
+  /** A key held back by `notBefore` is skipped by next(); its retry timer calls releaseKey(). */
+  private markReady(kq: KeyQueue): void {
+    if (kq.inReady || kq.leased.length) return;
+    kq.inReady = true;
+    this.readyKeys.push(kq);
+  }
+}

@@ -1,0 +1,31 @@
+/** The one error type of the core. Transports map `code` to their own status in one place each. */
+export type ErrorCode =
+  | "INVALID_ARGUMENT"
+  | "NOT_FOUND"
+  | "ALREADY_EXISTS"
+  | "FAILED_PRECONDITION"
+  | "RESOURCE_EXHAUSTED"
+  | "UNIMPLEMENTED"
+  | "UNAVAILABLE"
+  | "CANCELLED"
+  | "INTERNAL";
+
+export class PubSubError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** google.rpc.ErrorInfo-style metadata for errors clients parse (exactly-once acks). */
+    readonly errorInfo?: { reason: string; domain: string; metadata: Record<string, string> },
+  ) {
+    super(message);
+    this.name = "PubSubError";
+  }
+}
+
+export const invalid = (message: string) => new PubSubError("INVALID_ARGUMENT", message);
+export const failedPrecondition = (message: string) => new PubSubError("FAILED_PRECONDITION", message);
+/** Wording of the real service, which clients and people grep for. */
+export const notFound = (resource: string) =>
+  new PubSubError("NOT_FOUND", `Resource not found (resource=${resource}).`);
+export const alreadyExists = (resource: string) =>
+  new PubSubError("ALREADY_EXISTS", `Resource already exists in the project (resource=${resource}).`);

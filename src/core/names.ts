@@ -1,0 +1,47 @@
+/** Resource names and their validation, as the real service checks them. */
+import { invalid } from "./errors.ts";
+
+export type Collection = "topics" | "subscriptions" | "snapshots" | "schemas";
+
+const ID = /^[A-Za-z][A-Za-z0-9\-_.~+%]{2,254}$/;
+const PROJECT = /^[a-z0-9][a-z0-9\-.:]*$/i;
+
+export interface ParsedName {
+  project: string;
+  id: string;
+}
+
+/** Parses `projects/{project}/{collection}/{id}`, throwing INVALID_ARGUMENT naming `field`. */
+export function parseName(name: string | undefined, collection: Collection, field = "name"): ParsedName {
+  if (!name) throw invalid(`The ${field} field is required (expected projects/{project}/${collection}/{id}).`);
+  const parts = name.split("/");
+  if (parts.length !== 4 || parts[0] !== "projects" || parts[2] !== collection || !PROJECT.test(parts[1])) {
+    throw invalidName(name, field, `expected projects/{project}/${collection}/{id}`);
+  }
+  const id = parts[3];
+  if (!ID.test(id)) {
+    throw invalidName(
+      name,
+      field,
+      "an ID must be 3-255 characters, start with a letter, and contain only letters, digits and - _ . ~ + %",
+    );
+  }
+  if (id.toLowerCase().startsWith("goog")) throw invalidName(name, field, 'an ID must not start with "goog"');
+  return { project: parts[1], id };
+}
+
+/** Parses `projects/{project}`. */
+export function parseProject(name: string | undefined, field = "project"): string {
+  const parts = (name ?? "").split("/");
+  if (parts.length !== 2 || parts[0] !== "projects" || !PROJECT.test(parts[1])) {
+    throw invalid(`Invalid ${field}: expected projects/{project} (${field}=${name ?? ""}).`);
+  }
+  return parts[1];
+}
+
+function invalidName(name: string, field: string, why: string) {
+  return invalid(`Invalid resource name given (${field}=${name}): ${why}.`);
+}
+
+/** The topic name a subscription reports once its topic was deleted. */
+export const DELETED_TOPIC = "_deleted-topic_";

@@ -1,0 +1,133 @@
+/** Validation and defaults of topic and subscription resources, as the real service applies them. */
+import { invalid } from "./errors.ts";
+import { LIMITS, checkAckDeadline } from "./limits.ts";
+import { byteLength } from "./message.ts";
+import type { MaskRules } from "./field-mask.ts";
+import { DAY, MINUTE, SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource, type TopicResource } from "./resources.ts";
+
+const MIN_RETENTION = 10 * MINUTE;
+const MAX_RETENTION = 31 * DAY;
+
+export const TOPIC_MASK: MaskRules = {
+  kind: "Topic",
+  mutable: new Set([
+    "labels",
+    "message_storage_policy",
+    "kms_key_name",
+    "schema_settings",
+    "message_retention_duration",
+    "ingestion_data_source_settings",
+    "message_transforms",
+  ]),
+  immutable: new Set(["name", "satisfies_pzs", "state", "tags"]),
+};
+
+export const SUBSCRIPTION_MASK: MaskRules = {
+  kind: "Subscription",
+  mutable: new Set([
+    "push_config",
+    "bigquery_config",
+    "cloud_storage_config",
+    "bigtable_config",
+    "ack_deadline_seconds",
+    "retain_acked_messages",
+    "message_retention_duration",
+    "labels",
+    "expiration_policy",
+    "dead_letter_policy",
+    "retry_policy",
+    "enable_exactly_once_delivery",
+    "message_transforms",
+  ]),
+  immutable: new Set([
+    "name",
+    "topic",
+    "enable_message_ordering",
+    "filter",
+    "detached",
+    "topic_message_retention_duration",
+    "state",
+    "analytics_hub_subscription_info",
+    "tags",
+  ]),
+};
+
+export function checkLabels(labels: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!labels) return out;
+  const entries = Object.entries(labels);
+  if (entries.length > 64) throw invalid(`labels has ${entries.length} entries, but the maximum allowed is 64.`);
+  for (const [k, v] of entries) {
+    if (!/^[\p{Ll}][\p{Ll}\p{N}_-]{0,62}$/u.test(k)) {
+      throw invalid(`Invalid label key "${k}": keys must be 1-63 characters, start with a lowercase letter, and contain only lowercase letters, digits, _ and -.`);
+    }
+    if (!/^[\p{Ll}\p{N}_-]{0,63}$/u.test(v)) {
+      throw invalid(`Invalid value for label "${k}": values must be at most 63 lowercase letters, digits, _ or -.`);
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+function checkRetention(ms: number | undefined, field: string): void {
+  if (ms === undefined) return;
+  if (ms < MIN_RETENTION || ms > MAX_RETENTION) {
+    throw invalid(`Invalid ${field}: ${ms / SECOND}s. It must be between 600s (10 minutes) and 2678400s (31 days).`);
+  }
+}
+
+export function normalizeTopic(t: TopicResource): TopicResource {
+  checkRetention(t.messageRetentionDuration, "message_retention_duration");
+  return { ...t, labels: checkLabels(t.labels), state: "ACTIVE" };
+}
+
+export function normalizeSubscription(s: SubscriptionResource): SubscriptionResource {
+  const ack = s.ackDeadlineSeconds || SUBSCRIPTION_DEFAULTS.ackDeadlineSeconds;
+  checkAckDeadline(ack, "ack_deadline_seconds");
+  const retention = s.messageRetentionDuration || SUBSCRIPTION_DEFAULTS.messageRetentionDuration;
+  checkRetention(retention, "message_retention_duration");
+  const out: SubscriptionResource = {
+    ...s,
+    ackDeadlineSeconds: ack,
+    messageRetentionDuration: retention,
+    labels: checkLabels(s.labels),
+    retainAckedMessages: !!s.retainAckedMessages,
+    enableMessageOrdering: !!s.enableMessageOrdering,
+    enableExactlyOnceDelivery: !!s.enableExactlyOnceDelivery,
+    detached: !!s.detached,
+    filter: s.filter ?? "",
+    expirationPolicy: s.expirationPolicy ?? { ttl: SUBSCRIPTION_DEFAULTS.expirationTtl },
+    state: "ACTIVE",
+  };
+  const ttl = out.expirationPolicy?.ttl;
+  if (ttl !== undefined && ttl !== 0) {
+    if (ttl < DAY) throw invalid(`Invalid expiration_policy.ttl: ${ttl / SECOND}s. The minimum allowed value is 86400s (1 day).`);
+    if (ttl < retention) {
+      throw invalid("Invalid expiration_policy.ttl: it must be greater than or equal to message_retention_duration.");
+    }
+  } else if (out.expirationPolicy) out.expirationPolicy = {};
+  if (byteLength(out.filter) > LIMITS.filterBytes) {
+    throw invalid(`Invalid filter: it is ${byteLength(out.filter)} bytes, but the maximum allowed is ${LIMITS.filterBytes}.`);
+  }
+  if (out.deadLetterPolicy) {
+    const d = out.deadLetterPolicy;
+    const max = d.maxDeliveryAttempts || SUBSCRIPTION_DEFAULTS.maxDeliveryAttempts;
+    if (max < 5 || max > 100) {
+      throw invalid(`Invalid dead_letter_policy.max_delivery_attempts: ${max}. It must be between 5 and 100.`);
+    }
+    if (!d.deadLetterTopic) throw invalid("dead_letter_policy.dead_letter_topic is required.");
+    out.deadLetterPolicy = { deadLetterTopic: d.deadLetterTopic, maxDeliveryAttempts: max };
+  }
+  if (out.retryPolicy) {
+    const r = out.retryPolicy;
+    for (const [field, v] of [["minimum_backoff", r.minimumBackoff], ["maximum_backoff", r.maximumBackoff]] as const) {
+      if (v !== undefined && (v < 0 || v > 600 * SECOND)) {
+        throw invalid(`Invalid retry_policy.${field}: ${v / SECOND}s. It must be between 0s and 600s.`);
+      }
+    }
+    if ((r.minimumBackoff ?? 10 * SECOND) > (r.maximumBackoff ?? 600 * SECOND)) {
+      throw invalid("Invalid retry_policy: minimum_backoff must not be greater than maximum_backoff.");
+    }
+  }
+  return out;
+}

@@ -1,0 +1,149 @@
+/**
+ * One StreamingPull stream, independent of the transport: validates the first request, applies
+ * acks, modacks and flow-control changes from later ones, answers keepalive pings, and respects
+ * the transport's backpressure. When the call ends, delivery stops; its leases run out and the
+ * messages are redelivered elsewhere.
+ */
+import type { Broker } from "./broker.ts";
+import type { Consumer } from "./consumer.ts";
+import { PubSubError, invalid } from "./errors.ts";
+import { checkAckDeadline, checkModifyDeadline } from "./limits.ts";
+import type { Delivery } from "./message.ts";
+import type { Subscription } from "./subscription.ts";
+
+export interface StreamRequest {
+  subscription?: string;
+  ackIds?: string[];
+  modifyDeadlineSeconds?: number[];
+  modifyDeadlineAckIds?: string[];
+  streamAckDeadlineSeconds?: number;
+  clientId?: string;
+  maxOutstandingMessages?: number;
+  maxOutstandingBytes?: number;
+  protocolVersion?: number;
+}
+
+export interface StreamSink {
+  /** Writes a response (empty `deliveries` = a keepalive reply); false when backpressured. */
+  send(deliveries: Delivery[]): boolean;
+  /** Ends the call with an error status. */
+  fail(error: PubSubError): void;
+}
+
+export class StreamSession {
+  private sub: Subscription;
+  private consumer: Consumer;
+  private closed = false;
+
+  /** Validates the first request and starts delivering. Throws PubSubError when it is invalid. */
+  constructor(broker: Broker, first: StreamRequest, private sink: StreamSink) {
+    if (!first.subscription) {
+      throw invalid("The first StreamingPullRequest must set the subscription field.");
+    }
+    const deadline = first.streamAckDeadlineSeconds ?? 0;
+    checkAckDeadline(deadline, "stream_ack_deadline_seconds");
+    checkCounts(first);
+    const { sub, consumer } = broker.streamConsumer(first.subscription, {
+      ackDeadlineSeconds: deadline,
+      maxOutstandingMessages: Math.max(0, first.maxOutstandingMessages ?? 0),
+      maxOutstandingBytes: Math.max(0, first.maxOutstandingBytes ?? 0),
+      deliver: (batch) => this.deliver(batch),
+      close: (error) => this.end(error),
+    });
+    this.sub = sub;
+    this.consumer = consumer;
+    this.apply(first);
+    sub.addConsumer(consumer);
+  }
+
+  get subscription(): Subscription {
+    return this.sub;
+  }
+
+  /** A later request on the stream. An invalid one ends the stream with its error. */
+  handle(req: StreamRequest): void {
+    if (this.closed) return;
+    try {
+      if (req.subscription && req.subscription !== this.sub.name) {
+        throw invalid("subscription may only be set in the first StreamingPullRequest of a stream.");
+      }
+      if (req.streamAckDeadlineSeconds) {
+        checkAckDeadline(req.streamAckDeadlineSeconds, "stream_ack_deadline_seconds");
+        this.consumer.ackDeadlineSeconds = req.streamAckDeadlineSeconds;
+      }
+      checkCounts(req);
+      const flow = this.updateFlowControl(req);
+      const acted = this.apply(req);
+      if (!acted && !flow && !req.streamAckDeadlineSeconds) this.sink.send([]);
+    } catch (e) {
+      if (e instanceof PubSubError) this.end(e);
+      else throw e;
+    }
+  }
+
+  /** The transport drained: deliver again. */
+  drained(): void {
+    if (!this.closed) this.sub.resume(this.consumer);
+  }
+
+  /** The call ended (client half-close, cancel, disconnect): stop delivering. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.sub.removeConsumer(this.consumer);
+  }
+
+  private end(error: PubSubError): void {
+    if (this.closed) return;
+    this.close();
+    this.sink.fail(error);
+  }
+
+  private deliver(batch: Delivery[]): void {
+    if (this.closed) return;
+    if (!this.sink.send(batch)) this.consumer.ready = false;
+  }
+
+  private apply(req: StreamRequest): boolean {
+    let acted = false;
+    if (req.ackIds?.length) {
+      this.sub.ack(req.ackIds);
+      acted = true;
+    }
+    const ids = req.modifyDeadlineAckIds;
+    if (ids?.length) {
+      const secs = req.modifyDeadlineSeconds!;
+      // Group by deadline so each distinct value is one subscription call.
+      const byDeadline = new Map<number, string[]>();
+      for (let i = 0; i < ids.length; i++) {
+        const list = byDeadline.get(secs[i]);
+        if (list) list.push(ids[i]);
+        else byDeadline.set(secs[i], [ids[i]]);
+      }
+      for (const [s, list] of byDeadline) this.sub.modifyAckDeadline(list, s);
+      acted = true;
+    }
+    return acted;
+  }
+
+  private updateFlowControl(req: StreamRequest): boolean {
+    const m = req.maxOutstandingMessages;
+    const b = req.maxOutstandingBytes;
+    if (!m && !b) return false;
+    if (m) this.consumer.maxOutstandingMessages = Math.max(0, m);
+    if (b) this.consumer.maxOutstandingBytes = Math.max(0, b);
+    this.sub.dispatch();
+    return true;
+  }
+}
+
+function checkCounts(req: StreamRequest): void {
+  const n = req.modifyDeadlineAckIds?.length ?? 0;
+  const s = req.modifyDeadlineSeconds?.length ?? 0;
+  if (n !== s) {
+    throw invalid(
+      `modify_deadline_seconds has ${s} entries and modify_deadline_ack_ids has ${n}; they must have the same length.`,
+    );
+  }
+  for (const secs of req.modifyDeadlineSeconds ?? []) checkModifyDeadline(secs, "modify_deadline_seconds");
+}

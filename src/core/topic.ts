@@ -1,0 +1,44 @@
+/** A topic: its resource, its attached subscriptions, and publish → fan-out. */
+import type { MessageInput, StoredMessage } from "./message.ts";
+import type { TopicResource } from "./resources.ts";
+import type { Subscription } from "./subscription.ts";
+
+let messageSeq = 0;
+
+export class Topic {
+  readonly subscriptions = new Set<Subscription>();
+
+  constructor(public config: TopicResource) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /**
+   * Stores each message once and hands the same object to every subscription whose filter takes
+   * it; a subscription frees it when acked, so an acked message is garbage once all are done.
+   */
+  publish(inputs: readonly MessageInput[], sizes: readonly number[], now: number): string[] {
+    const ids = new Array<string>(inputs.length);
+    const subs = this.subscriptions;
+    for (let i = 0; i < inputs.length; i++) {
+      const m = inputs[i];
+      const id = String(++messageSeq);
+      const msg: StoredMessage = {
+        id,
+        data: m.data ?? EMPTY,
+        attributes: m.attributes ?? NO_ATTRIBUTES,
+        orderingKey: m.orderingKey ?? "",
+        publishTime: now,
+        size: sizes[i],
+      };
+      ids[i] = id;
+      for (const s of subs) if (s.matches(msg)) s.enqueue(msg);
+    }
+    for (const s of subs) s.published();
+    return ids;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});

@@ -1,0 +1,84 @@
+/** Proto-loader objects ↔ core resources: durations and timestamps become milliseconds here. */
+import type { Delivery, MessageInput } from "../core/message.ts";
+import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
+
+export interface Duration {
+  seconds?: number | string;
+  nanos?: number;
+}
+
+export const durationToMs = (d: Duration | null | undefined): number | undefined =>
+  d ? Number(d.seconds ?? 0) * 1000 + Math.round((d.nanos ?? 0) / 1e6) : undefined;
+
+export const msToDuration = (ms: number | undefined): Duration | undefined =>
+  ms === undefined ? undefined : { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
+
+export const msToTimestamp = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Drops unset (null/undefined) fields so the core sees presence as the client sent it. */
+function compact(o: Obj | null | undefined): Obj {
+  const out: Obj = {};
+  if (!o) return out;
+  for (const k in o) if (o[k] !== null && o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+export function topicFromProto(p: Obj | null | undefined): TopicResource {
+  const t = compact(p);
+  return { ...t, name: t.name ?? "", labels: t.labels ?? {}, messageRetentionDuration: durationToMs(t.messageRetentionDuration) } as TopicResource;
+}
+
+export function topicToProto(t: TopicResource): Obj {
+  return { ...t, messageRetentionDuration: msToDuration(t.messageRetentionDuration) };
+}
+
+export function subscriptionFromProto(p: Obj | null | undefined): SubscriptionResource {
+  const s = compact(p);
+  const out: Obj = { ...s, name: s.name ?? "", topic: s.topic ?? "", labels: s.labels ?? {} };
+  out.messageRetentionDuration = durationToMs(s.messageRetentionDuration);
+  if (s.expirationPolicy) out.expirationPolicy = { ttl: durationToMs(s.expirationPolicy.ttl) };
+  if (s.retryPolicy) {
+    out.retryPolicy = {
+      minimumBackoff: durationToMs(s.retryPolicy.minimumBackoff),
+      maximumBackoff: durationToMs(s.retryPolicy.maximumBackoff),
+    };
+  }
+  delete out.topicMessageRetentionDuration;
+  return out as SubscriptionResource;
+}
+
+export function subscriptionToProto(s: SubscriptionResource): Obj {
+  const out: Obj = { ...s };
+  out.messageRetentionDuration = msToDuration(s.messageRetentionDuration);
+  out.topicMessageRetentionDuration = msToDuration(s.topicMessageRetentionDuration);
+  if (s.expirationPolicy) out.expirationPolicy = { ttl: msToDuration(s.expirationPolicy.ttl) };
+  if (s.retryPolicy) {
+    out.retryPolicy = {
+      minimumBackoff: msToDuration(s.retryPolicy.minimumBackoff ?? 10_000),
+      maximumBackoff: msToDuration(s.retryPolicy.maximumBackoff ?? 600_000),
+    };
+  }
+  return out;
+}
+
+export function messageFromProto(m: Obj): MessageInput {
+  return { data: m.data, attributes: m.attributes, orderingKey: m.orderingKey };
+}
+
+/** delivery_attempt is set only where a dead-letter policy exists, as the real service does. */
+export function receivedToProto(d: Delivery, withAttempt: boolean): Obj {
+  const m = d.message;
+  return {
+    ackId: d.ackId,
+    message: {
+      data: m.data,
+      attributes: m.attributes,
+      messageId: m.id,
+      publishTime: msToTimestamp(m.publishTime),
+      orderingKey: m.orderingKey,
+    },
+    deliveryAttempt: withAttempt ? d.deliveryAttempt : 0,
+  };
+}

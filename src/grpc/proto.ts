@@ -1,0 +1,21 @@
+/** Loads the vendored protos once; every gRPC adapter shares the definitions. */
+import * as grpc from "@grpc/grpc-js";
+import * as loader from "@grpc/proto-loader";
+import { fileURLToPath } from "node:url";
+
+const PROTOS = fileURLToPath(new URL("../../protos", import.meta.url));
+
+export const packageDefinition = loader.loadSync(
+  ["google/pubsub/v1/pubsub.proto", "google/pubsub/v1/schema.proto", "google/iam/v1/iam_policy.proto"],
+  { includeDirs: [PROTOS], keepCase: false, longs: Number, enums: String, defaults: false, oneofs: true },
+);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const root = grpc.loadPackageDefinition(packageDefinition) as any;
+
+export const services = {
+  publisher: root.google.pubsub.v1.Publisher.service as grpc.ServiceDefinition,
+  subscriber: root.google.pubsub.v1.Subscriber.service as grpc.ServiceDefinition,
+  schema: root.google.pubsub.v1.SchemaService.service as grpc.ServiceDefinition,
+  iam: root.google.iam.v1.IAMPolicy.service as grpc.ServiceDefinition,
+};

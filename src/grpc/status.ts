@@ -1,0 +1,33 @@
+/** The one place a gRPC status code is chosen for an error. */
+import * as grpc from "@grpc/grpc-js";
+import { PubSubError, type ErrorCode } from "../core/errors.ts";
+import { log } from "../log.ts";
+
+const CODES: Record<ErrorCode, grpc.status> = {
+  INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
+  NOT_FOUND: grpc.status.NOT_FOUND,
+  ALREADY_EXISTS: grpc.status.ALREADY_EXISTS,
+  FAILED_PRECONDITION: grpc.status.FAILED_PRECONDITION,
+  RESOURCE_EXHAUSTED: grpc.status.RESOURCE_EXHAUSTED,
+  UNIMPLEMENTED: grpc.status.UNIMPLEMENTED,
+  UNAVAILABLE: grpc.status.UNAVAILABLE,
+  CANCELLED: grpc.status.CANCELLED,
+  INTERNAL: grpc.status.INTERNAL,
+};
+
+/** A PubSubError becomes its status; anything else is a bug: INTERNAL, logged. */
+export function toStatus(err: unknown): grpc.ServiceError {
+  if (err instanceof PubSubError) {
+    return Object.assign(new Error(err.message), { code: CODES[err.code], details: err.message, metadata: new grpc.Metadata() });
+  }
+  log.error("internal error", err);
+  const message = err instanceof Error ? err.message : String(err);
+  return Object.assign(new Error(message), {
+    code: grpc.status.INTERNAL,
+    details: `Internal error: ${message}`,
+    metadata: new grpc.Metadata(),
+  });
+}
+
+export const unimplemented = (method: string) =>
+  new PubSubError("UNIMPLEMENTED", `${method} is not implemented by this emulator yet.`);

@@ -1,0 +1,38 @@
+/** Composition root: config → emulator → signal handling. */
+import { loadConfig, usage } from "./config.ts";
+import { startEmulator } from "./emulator.ts";
+import { log, setLogLevel } from "./log.ts";
+
+const argv = process.argv.slice(2);
+if (argv.includes("--help") || argv.includes("-h")) {
+  process.stdout.write(usage());
+  process.exit(0);
+}
+
+let config;
+try {
+  config = loadConfig(argv, process.env);
+} catch (e) {
+  process.stderr.write(`pubsub-emulator: ${(e as Error).message}\n`);
+  process.exit(2);
+}
+setLogLevel(config.logLevel);
+
+const emulator = await startEmulator(config).catch((e: Error) => {
+  log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
+  process.exit(1);
+});
+// The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it.
+console.log(`[pubsub] INFO: Server started, listening on ${emulator.port}`);
+if (config.project) log.info(`project ${config.project} (every project is served)`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info(`${signal}: shutting down`);
+    await emulator.stop();
+    process.exit(0);
+  });
+}

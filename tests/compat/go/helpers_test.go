@@ -1,0 +1,181 @@
+// Package compat checks the emulator through cloud.google.com/go/pubsub/v2, the way Go
+// applications use it. The client reads PUBSUB_EMULATOR_HOST itself.
+package compat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/pubsub/v2"
+	pb "cloud.google.com/go/pubsub/v2/apiv1/pubsubpb"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+const (
+	projectID   = "compat-test"
+	projectPath = "projects/" + projectID
+	wait        = 30 * time.Second // upper bound for any "eventually"
+)
+
+var client *pubsub.Client
+
+func TestMain(m *testing.M) {
+	if os.Getenv("PUBSUB_EMULATOR_HOST") == "" {
+		fmt.Fprintln(os.Stderr, "PUBSUB_EMULATOR_HOST must point at a running emulator")
+		os.Exit(2)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	c, err := pubsub.NewClient(ctx, projectID)
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "NewClient:", err)
+		os.Exit(2)
+	}
+	client = c
+	code := m.Run()
+	client.Close()
+	os.Exit(code)
+}
+
+func unique(prefix string) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return prefix + "-" + hex.EncodeToString(b)
+}
+
+func topicPath(id string) string { return projectPath + "/topics/" + id }
+func subPath(id string) string   { return projectPath + "/subscriptions/" + id }
+
+// ctxFor returns a context bounded by d and cancelled at the end of the test.
+func ctxFor(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func newTopic(t *testing.T, tmpl *pb.Topic) string {
+	t.Helper()
+	if tmpl == nil {
+		tmpl = &pb.Topic{}
+	}
+	tmpl.Name = topicPath(unique("topic"))
+	got, err := client.TopicAdminClient.CreateTopic(ctxFor(t, wait), tmpl)
+	if err != nil {
+		t.Fatalf("CreateTopic: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = client.TopicAdminClient.DeleteTopic(ctx, &pb.DeleteTopicRequest{Topic: got.Name})
+	})
+	return got.Name
+}
+
+func newSub(t *testing.T, topic string, tmpl *pb.Subscription) string {
+	t.Helper()
+	if tmpl == nil {
+		tmpl = &pb.Subscription{}
+	}
+	tmpl.Name = subPath(unique("sub"))
+	tmpl.Topic = topic
+	got, err := client.SubscriptionAdminClient.CreateSubscription(ctxFor(t, wait), tmpl)
+	if err != nil {
+		t.Fatalf("CreateSubscription: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = client.SubscriptionAdminClient.DeleteSubscription(ctx, &pb.DeleteSubscriptionRequest{Subscription: got.Name})
+	})
+	return got.Name
+}
+
+func wantCode(t *testing.T, err error, want codes.Code, what string) {
+	t.Helper()
+	if got := status.Code(err); got != want {
+		t.Errorf("%s: got code %v (err=%v), want %v", what, got, err, want)
+	}
+}
+
+// pullUntil issues unary Pulls until want messages arrived or within elapsed.
+func pullUntil(t *testing.T, sub string, want int, within time.Duration) []*pb.ReceivedMessage {
+	t.Helper()
+	var got []*pb.ReceivedMessage
+	end := time.Now().Add(within)
+	for len(got) < want {
+		remaining := time.Until(end)
+		if remaining <= 0 {
+			break
+		}
+		if remaining > 5*time.Second {
+			remaining = 5 * time.Second
+		}
+		if remaining < 500*time.Millisecond {
+			remaining = 500 * time.Millisecond
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), remaining)
+		resp, err := client.SubscriptionAdminClient.Pull(ctx, &pb.PullRequest{Subscription: sub, MaxMessages: 100})
+		cancel()
+		if err != nil {
+			if status.Code(err) == codes.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded) {
+				continue
+			}
+			t.Fatalf("Pull: %v", err)
+		}
+		got = append(got, resp.ReceivedMessages...)
+	}
+	return got
+}
+
+func pullFor(t *testing.T, sub string, d time.Duration) []*pb.ReceivedMessage {
+	t.Helper()
+	return pullUntil(t, sub, 1<<30, d)
+}
+
+func ack(t *testing.T, sub string, ids ...string) {
+	t.Helper()
+	if err := client.SubscriptionAdminClient.Acknowledge(ctxFor(t, wait), &pb.AcknowledgeRequest{Subscription: sub, AckIds: ids}); err != nil {
+		t.Fatalf("Acknowledge: %v", err)
+	}
+}
+
+func modAck(sub string, seconds int32, ids ...string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	return client.SubscriptionAdminClient.ModifyAckDeadline(ctx, &pb.ModifyAckDeadlineRequest{
+		Subscription: sub, AckIds: ids, AckDeadlineSeconds: seconds,
+	})
+}
+
+// receive runs the high-level streaming subscriber until done() or the deadline.
+func receive(t *testing.T, s *pubsub.Subscriber, within time.Duration, done func() bool, f func(context.Context, *pubsub.Message)) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if done() {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	s.ReceiveSettings.ShutdownOptions = &pubsub.ShutdownOptions{Behavior: pubsub.ShutdownBehaviorNackImmediately, Timeout: 5 * time.Second}
+	if err := s.Receive(ctx, f); err != nil {
+		t.Fatalf("Receive: %v", err)
+	}
+}

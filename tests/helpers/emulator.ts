@@ -1,0 +1,48 @@
+/** Starts an emulator on a free loopback port and hands out official clients pointed at it. */
+import { PubSub, type ClientConfig } from "@google-cloud/pubsub";
+import { startEmulator, type Emulator } from "../../src/emulator.ts";
+import type { Config } from "../../src/config.ts";
+import { setLogLevel } from "../../src/log.ts";
+
+// The auth library would otherwise probe the GCE metadata server on every client.
+process.env.METADATA_SERVER_DETECTION ??= "none";
+
+export const PROJECT = "test-project";
+
+export interface TestEmulator extends Emulator {
+  endpoint: string;
+  client(extra?: ClientConfig): PubSub;
+  close(): Promise<void>;
+}
+
+export async function startTestEmulator(config: Partial<Config> = {}): Promise<TestEmulator> {
+  setLogLevel("silent");
+  const emu = await startEmulator({ host: "127.0.0.1", port: 0, ...config });
+  const endpoint = `127.0.0.1:${emu.port}`;
+  const clients: PubSub[] = [];
+  return Object.assign(emu, {
+    endpoint,
+    client(extra: ClientConfig = {}) {
+      const c = new PubSub({ projectId: PROJECT, apiEndpoint: endpoint, emulatorMode: true, ...extra });
+      clients.push(c);
+      return c;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      await emu.stop();
+    },
+  });
+}
+
+let counter = 0;
+/** A name unique in this process, valid as a topic or subscription id. */
+export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
+
+/** Resolves when `cond` holds, polling the test (not the server) every 5 ms; rejects after `ms`. */
+export async function waitFor(cond: () => boolean, ms = 5000, what = "condition"): Promise<void> {
+  const until = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await Bun.sleep(5);
+  }
+}
