@@ -1,9 +1,10 @@
-/** Starts and stops one emulator: broker + gRPC server on one port. Used by main.ts and the tests. */
-import * as grpc from "@grpc/grpc-js";
+/** Starts and stops one emulator: broker + gRPC and HTTP on one port. Used by main.ts and the tests. */
 import { Broker } from "./core/broker.ts";
 import type { Clock } from "./core/clock.ts";
 import { DEFAULTS, type Config } from "./config.ts";
+import { adminHandler } from "./admin/http.ts";
 import { createGrpcServer } from "./grpc/server.ts";
+import { listen } from "./listener.ts";
 import { systemClock } from "./system-clock.ts";
 
 export interface Emulator {
@@ -21,22 +22,6 @@ export async function startEmulator(config: Partial<Config> = {}, clock: Clock =
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
   });
-  const server = createGrpcServer(broker);
-  const host = c.host.includes(":") ? `[${c.host}]` : c.host;
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${c.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
-  );
-  return {
-    port,
-    host: c.host,
-    broker,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.forceShutdown(), 2000);
-        server.tryShutdown(() => {
-          clearTimeout(force);
-          resolve();
-        });
-      }),
-  };
+  const listener = await listen(c.host, c.port, createGrpcServer(broker), adminHandler(broker));
+  return { port: listener.port, host: c.host, broker, stop: () => listener.close() };
 }

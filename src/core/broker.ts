@@ -139,6 +139,24 @@ export class Broker {
     sub.close(failedPrecondition(`Subscription ${name} is detached.`));
   }
 
+  /** Drops every topic and subscription (the admin API's reset). */
+  reset(): void {
+    for (const sub of this.subs.values()) sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
+    this.subs.clear();
+    this.topics.clear();
+  }
+
+  /** Counts for the metrics endpoint. */
+  stats(): { topics: number; subscriptions: number; backlog: number; outstanding: number } {
+    let backlog = 0;
+    let outstanding = 0;
+    for (const s of this.subs.values()) {
+      backlog += s.backlogSize;
+      outstanding += s.outstanding;
+    }
+    return { topics: this.topics.size, subscriptions: this.subs.size, backlog, outstanding };
+  }
+
   // ---- delivery ----
 
   /**
