@@ -1,5 +1,4 @@
 /** Proto-loader objects ↔ core resources: durations and timestamps become milliseconds here. */
-import type { Delivery, MessageInput } from "../core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
 
 export interface Duration {
@@ -12,8 +11,6 @@ export const durationToMs = (d: Duration | null | undefined): number | undefined
 
 export const msToDuration = (ms: number | undefined): Duration | undefined =>
   ms === undefined ? undefined : { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
-
-export const msToTimestamp = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -61,24 +58,4 @@ export function subscriptionToProto(s: SubscriptionResource): Obj {
     };
   }
   return out;
-}
-
-export function messageFromProto(m: Obj): MessageInput {
-  return { data: m.data, attributes: m.attributes, orderingKey: m.orderingKey };
-}
-
-/** delivery_attempt is set only where a dead-letter policy exists, as the real service does. */
-export function receivedToProto(d: Delivery, withAttempt: boolean): Obj {
-  const m = d.message;
-  return {
-    ackId: d.ackId,
-    message: {
-      data: m.data,
-      attributes: m.attributes,
-      messageId: m.id,
-      publishTime: msToTimestamp(m.publishTime),
-      orderingKey: m.orderingKey,
-    },
-    deliveryAttempt: withAttempt ? d.deliveryAttempt : 0,
-  };
 }

@@ -1,5 +1,6 @@
 /** Wraps a core call as a unary gRPC handler: the one place a thrown error becomes a status. */
 import type * as grpc from "@grpc/grpc-js";
+import { checkDecoded } from "./malformed.ts";
 import { toStatus } from "./status.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -9,6 +10,7 @@ export function unary(fn: (req: Obj, call: grpc.ServerUnaryCall<Obj, Obj>) => Ob
   return (call, callback) => {
     let result: Obj | Promise<Obj>;
     try {
+      checkDecoded(call.request);
       result = fn(call.request, call);
     } catch (e) {
       return callback(toStatus(e));

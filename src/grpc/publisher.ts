@@ -1,7 +1,7 @@
 /** google.pubsub.v1.Publisher: each handler is one broker call between two conversions. */
 import type * as grpc from "@grpc/grpc-js";
 import type { Broker } from "../core/broker.ts";
-import { messageFromProto, topicFromProto, topicToProto } from "./convert.ts";
+import { topicFromProto, topicToProto } from "./convert.ts";
 import { unary } from "./handler.ts";
 import { unimplemented } from "./status.ts";
 
@@ -33,8 +33,7 @@ export function publisherHandlers(broker: Broker): grpc.UntypedServiceImplementa
       broker.detachSubscription(req.subscription);
       return EMPTY;
     }),
-    Publish: unary((req) => ({
-      messageIds: broker.publish(req.topic, (req.messages ?? []).map(messageFromProto)),
-    })),
+    // The request comes from the hand-written codec: messages are already core inputs.
+    Publish: unary((req) => ({ messageIds: broker.publish(req.topic, req.messages, req.requestBytes) })),
   };
 }

@@ -6,7 +6,8 @@ import type * as grpc from "@grpc/grpc-js";
 import type { Broker } from "../core/broker.ts";
 import { PubSubError } from "../core/errors.ts";
 import { StreamSession, type StreamRequest } from "../core/stream-session.ts";
-import { receivedToProto } from "./convert.ts";
+import type { DeliveryResponse } from "./codec/messages.ts";
+import { checkDecoded } from "./malformed.ts";
 import { toStatus } from "./status.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,7 +17,7 @@ export function streamingPull(broker: Broker): grpc.handleBidiStreamingCall<Obj,
   return (call) => {
     let session: StreamSession | null = null;
     let ended = false;
-    let properties: Obj = {};
+    let properties: DeliveryResponse["properties"];
     let withAttempt = false;
 
     const fail = (err: unknown) => {
@@ -28,9 +29,8 @@ export function streamingPull(broker: Broker): grpc.handleBidiStreamingCall<Obj,
     const sink = {
       send: (deliveries: import("../core/message.ts").Delivery[]) => {
         if (ended) return true;
-        const receivedMessages = new Array(deliveries.length);
-        for (let i = 0; i < deliveries.length; i++) receivedMessages[i] = receivedToProto(deliveries[i], withAttempt);
-        return call.write({ receivedMessages, subscriptionProperties: properties });
+        const res: DeliveryResponse = { deliveries, withAttempt, properties };
+        return call.write(res);
       },
       fail: (e: PubSubError) => fail(e),
     };
@@ -38,12 +38,10 @@ export function streamingPull(broker: Broker): grpc.handleBidiStreamingCall<Obj,
     call.on("data", (req: Obj) => {
       if (ended) return;
       try {
+        checkDecoded(req);
         if (session) return session.handle(req as StreamRequest);
         const sub = broker.subscription(req.subscription || "");
-        properties = {
-          exactlyOnceDeliveryEnabled: sub.config.enableExactlyOnceDelivery,
-          messageOrderingEnabled: sub.config.enableMessageOrdering,
-        };
+        properties = { exactlyOnce: sub.config.enableExactlyOnceDelivery, ordering: sub.config.enableMessageOrdering };
         withAttempt = !!sub.config.deadLetterPolicy;
         session = new StreamSession(broker, req as StreamRequest, sink);
       } catch (e) {

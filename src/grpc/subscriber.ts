@@ -1,7 +1,7 @@
 /** google.pubsub.v1.Subscriber: admin, Pull, Acknowledge, ModifyAckDeadline; StreamingPull is in its own file. */
 import type * as grpc from "@grpc/grpc-js";
 import type { Broker } from "../core/broker.ts";
-import { receivedToProto, subscriptionFromProto, subscriptionToProto } from "./convert.ts";
+import { subscriptionFromProto, subscriptionToProto } from "./convert.ts";
 import { unary } from "./handler.ts";
 import { unimplemented } from "./status.ts";
 import { streamingPull } from "./streaming-pull.ts";
@@ -39,7 +39,7 @@ export function subscriberHandlers(broker: Broker): grpc.UntypedServiceImplement
       const withAttempt = !!broker.getSubscription(req.subscription).deadLetterPolicy;
       const handle = broker.pull(req.subscription, req.maxMessages ?? 0, !!req.returnImmediately);
       call.on("cancelled", handle.cancel);
-      return handle.result.then((ds) => ({ receivedMessages: ds.map((d) => receivedToProto(d, withAttempt)) }));
+      return handle.result.then((deliveries) => ({ deliveries, withAttempt }));
     }),
     StreamingPull: streamingPull(broker),
     ModifyPushConfig: unary((req) => {

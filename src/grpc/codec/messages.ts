@@ -1,0 +1,217 @@
+/**
+ * Hand-written codecs for the hot messages. Field numbers are google/pubsub/v1/pubsub.proto's.
+ * Requests decode straight into core inputs (data sliced from the request buffer); responses
+ * encode straight from core deliveries into one exactly-sized buffer.
+ */
+import type { Delivery, MessageInput, StoredMessage } from "../../core/message.ts";
+import type { StreamRequest } from "../../core/stream-session.ts";
+import { Malformed, Reader, Writer, fieldSize, varintSize } from "./wire.ts";
+
+export interface PublishRequest {
+  topic: string;
+  messages: MessageInput[];
+  /** Serialized size, checked against the 10,000,000-byte request limit. */
+  requestBytes: number;
+}
+
+export function decodePublishRequest(buf: Buffer): PublishRequest {
+  const r = new Reader(buf);
+  let topic = "";
+  const messages: MessageInput[] = [];
+  while (!r.done) {
+    const tag = r.varint();
+    if (tag === 0x0a) topic = r.string();
+    else if (tag === 0x12) {
+      const [s, e] = r.span();
+      messages.push(decodePubsubMessage(buf, s, e));
+    } else r.skip(tag & 7);
+  }
+  return { topic, messages, requestBytes: buf.length };
+}
+
+function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageInput {
+  const r = new Reader(buf, end);
+  r.pos = start;
+  const m: MessageInput = {};
+  while (!r.done) {
+    const tag = r.varint();
+    if (tag === 0x0a) m.data = r.bytes();
+    else if (tag === 0x12) {
+      const [s, e] = r.span();
+      const entry = new Reader(buf, e);
+      entry.pos = s;
+      let key = "";
+      let value = "";
+      while (!entry.done) {
+        const t = entry.varint();
+        if (t === 0x0a) key = entry.string();
+        else if (t === 0x12) value = entry.string();
+        else entry.skip(t & 7);
+      }
+      (m.attributes ??= {})[key] = value;
+    } else if (tag === 0x2a) m.orderingKey = r.string();
+    else r.skip(tag & 7);
+  }
+  return m;
+}
+
+export function encodePublishResponse(res: { messageIds: string[] }): Buffer {
+  let size = 0;
+  for (const id of res.messageIds) size += fieldSize(id.length);
+  const w = new Writer(Buffer.allocUnsafe(size));
+  for (const id of res.messageIds) w.string(1, id, id.length);
+  return w.buf;
+}
+
+export interface AckRequest {
+  subscription: string;
+  ackIds: string[];
+}
+
+export function decodeAcknowledgeRequest(buf: Buffer): AckRequest {
+  const r = new Reader(buf);
+  const out: AckRequest = { subscription: "", ackIds: [] };
+  while (!r.done) {
+    const tag = r.varint();
+    if (tag === 0x0a) out.subscription = r.string();
+    else if (tag === 0x12) out.ackIds.push(r.ascii());
+    else r.skip(tag & 7);
+  }
+  return out;
+}
+
+export function decodeStreamingPullRequest(buf: Buffer): StreamRequest {
+  const r = new Reader(buf);
+  const q: StreamRequest = {};
+  while (!r.done) {
+    const tag = r.varint();
+    switch (tag) {
+      case 0x0a:
+        q.subscription = r.string();
+        break;
+      case 0x12:
+        (q.ackIds ??= []).push(r.ascii());
+        break;
+      case 0x1a: {
+        // packed repeated int32
+        const [start, end] = r.span();
+        const packed = new Reader(buf, end);
+        packed.pos = start;
+        const list = (q.modifyDeadlineSeconds ??= []);
+        while (!packed.done) list.push(packed.int32());
+        break;
+      }
+      case 0x18:
+        (q.modifyDeadlineSeconds ??= []).push(r.int32());
+        break;
+      case 0x22:
+        (q.modifyDeadlineAckIds ??= []).push(r.ascii());
+        break;
+      case 0x28:
+        q.streamAckDeadlineSeconds = r.int32();
+        break;
+      case 0x32:
+        q.clientId = r.string();
+        break;
+      case 0x38:
+        q.maxOutstandingMessages = r.varint();
+        break;
+      case 0x40:
+        q.maxOutstandingBytes = r.varint();
+        break;
+      case 0x50:
+        q.protocolVersion = r.varint();
+        break;
+      default:
+        r.skip(tag & 7);
+    }
+  }
+  return q;
+}
+
+/** What the Pull and StreamingPull handlers hand their serializer. */
+export interface DeliveryResponse {
+  deliveries: Delivery[];
+  /** Set delivery_attempt (only where a dead-letter policy exists, as the real service does). */
+  withAttempt: boolean;
+  /** StreamingPull only: SubscriptionProperties. */
+  properties?: { exactlyOnce: boolean; ordering: boolean };
+}
+
+const utf8Len = (s: string) => Buffer.byteLength(s, "utf8");
+
+function messageSize(m: StoredMessage): number {
+  let n = 0;
+  if (m.data.length) n += fieldSize(m.data.length);
+  for (const k in m.attributes) n += fieldSize(fieldSize(utf8Len(k)) + fieldSize(utf8Len(m.attributes[k])));
+  n += fieldSize(m.id.length);
+  n += fieldSize(timestampSize(m.publishTime));
+  if (m.orderingKey) n += fieldSize(utf8Len(m.orderingKey));
+  return n;
+}
+
+function timestampSize(ms: number): number {
+  const nanos = (ms % 1000) * 1e6;
+  return 1 + varintSize(Math.floor(ms / 1000)) + (nanos ? 1 + varintSize(nanos) : 0);
+}
+
+function writeMessage(w: Writer, m: StoredMessage, size: number): void {
+  w.header(2, size);
+  if (m.data.length) w.bytes(1, m.data);
+  for (const k in m.attributes) {
+    const v = m.attributes[k];
+    const kl = utf8Len(k);
+    const vl = utf8Len(v);
+    w.header(2, fieldSize(kl) + fieldSize(vl));
+    w.string(1, k, kl);
+    w.string(2, v, vl);
+  }
+  w.string(3, m.id, m.id.length);
+  w.header(4, timestampSize(m.publishTime));
+  w.tag(1, 0);
+  w.varint(Math.floor(m.publishTime / 1000));
+  const nanos = (m.publishTime % 1000) * 1e6;
+  if (nanos) {
+    w.tag(2, 0);
+    w.varint(nanos);
+  }
+  if (m.orderingKey) w.string(5, m.orderingKey, utf8Len(m.orderingKey));
+}
+
+/** Encodes a PullResponse or StreamingPullResponse (field 1: repeated ReceivedMessage). */
+export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
+  const ds = res.deliveries;
+  const msgSizes = new Array<number>(ds.length);
+  const recSizes = new Array<number>(ds.length);
+  let total = 0;
+  for (let i = 0; i < ds.length; i++) {
+    const d = ds[i];
+    const ms = messageSize(d.message);
+    let rs = fieldSize(d.ackId.length) + fieldSize(ms);
+    if (res.withAttempt) rs += 1 + varintSize(d.deliveryAttempt);
+    msgSizes[i] = ms;
+    recSizes[i] = rs;
+    total += fieldSize(rs);
+  }
+  const p = res.properties;
+  const propsSize = p ? (p.exactlyOnce ? 2 : 0) + (p.ordering ? 2 : 0) : 0;
+  if (p) total += fieldSize(propsSize);
+  const w = new Writer(Buffer.allocUnsafe(total));
+  for (let i = 0; i < ds.length; i++) {
+    const d = ds[i];
+    w.header(1, recSizes[i]);
+    w.string(1, d.ackId, d.ackId.length);
+    writeMessage(w, d.message, msgSizes[i]);
+    if (res.withAttempt) {
+      w.tag(3, 0);
+      w.varint(d.deliveryAttempt);
+    }
+  }
+  if (p) {
+    w.header(4, propsSize);
+    if (p.exactlyOnce) w.varint(0x08), w.varint(1);
+    if (p.ordering) w.varint(0x10), w.varint(1);
+  }
+  if (w.pos !== total) throw new Malformed(`encoder size mismatch: ${w.pos} != ${total}`);
+  return w.buf;
+}

@@ -1,0 +1,145 @@
+/**
+ * Minimal protobuf wire-format reading and writing for the hot RPCs (Publish, Pull,
+ * StreamingPull, Acknowledge). Payload bytes are sliced, never copied, on the way in.
+ */
+
+export class Malformed extends Error {}
+
+export class Reader {
+  pos = 0;
+  constructor(
+    readonly buf: Buffer,
+    public end = buf.length,
+  ) {}
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  varint(): number {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      if (this.pos >= this.end) throw new Malformed("truncated varint");
+      const b = this.buf[this.pos++];
+      if (shift < 28) result |= (b & 0x7f) << shift;
+      else result += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return shift < 28 ? result >>> 0 : result;
+      shift += 7;
+      if (shift > 63) throw new Malformed("varint too long");
+    }
+  }
+
+  /** A signed 32-bit int field: negative values arrive as 10-byte varints; keep the low 32 bits. */
+  int32(): number {
+    let result = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (this.pos >= this.end || shift > 63) throw new Malformed("bad int32 varint");
+      const b = this.buf[this.pos++];
+      if (shift < 32) result |= (b & 0x7f) << shift;
+      if (b < 0x80) return result | 0;
+    }
+  }
+
+  /** Start and end of a length-delimited field's bytes. */
+  span(): [number, number] {
+    const len = this.varint();
+    const start = this.pos;
+    const end = start + len;
+    if (end > this.end) throw new Malformed("length-delimited field runs past its message");
+    this.pos = end;
+    return [start, end];
+  }
+
+  string(): string {
+    const [s, e] = this.span();
+    return this.buf.toString("utf8", s, e);
+  }
+
+  /** For ids we issued ourselves (ASCII): cheaper than UTF-8 decoding. */
+  ascii(): string {
+    const [s, e] = this.span();
+    return this.buf.latin1Slice ? this.buf.latin1Slice(s, e) : this.buf.toString("latin1", s, e);
+  }
+
+  bytes(): Buffer {
+    const [s, e] = this.span();
+    return this.buf.subarray(s, e);
+  }
+
+  skip(wireType: number): void {
+    switch (wireType) {
+      case 0:
+        this.varint();
+        return;
+      case 1:
+        this.pos += 8;
+        break;
+      case 2:
+        this.span();
+        return;
+      case 5:
+        this.pos += 4;
+        break;
+      default:
+        throw new Malformed(`unsupported wire type ${wireType}`);
+    }
+    if (this.pos > this.end) throw new Malformed("truncated field");
+  }
+}
+
+export function varintSize(n: number): number {
+  if (n < 0x80) return 1;
+  if (n < 0x4000) return 2;
+  if (n < 0x200000) return 3;
+  if (n < 0x10000000) return 4;
+  if (n < 2 ** 35) return 5;
+  return Math.ceil(Math.log2(n + 1) / 7);
+}
+
+/** Size of a length-delimited field with a one-byte tag. */
+export const fieldSize = (len: number) => 1 + varintSize(len) + len;
+
+export class Writer {
+  pos = 0;
+  constructor(readonly buf: Buffer) {}
+
+  varint(n: number): void {
+    const buf = this.buf;
+    while (n >= 0x80) {
+      buf[this.pos++] = (n & 0x7f) | 0x80;
+      n = n >= 2 ** 31 ? Math.floor(n / 128) : n >>> 7;
+    }
+    buf[this.pos++] = n;
+  }
+
+  tag(field: number, wireType: number): void {
+    this.buf[this.pos++] = (field << 3) | wireType;
+  }
+
+  /** A length-delimited field header: tag then length. */
+  header(field: number, len: number): void {
+    this.tag(field, 2);
+    this.varint(len);
+  }
+
+  bytes(field: number, b: Uint8Array): void {
+    this.header(field, b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  /** A string whose UTF-8 length is already known. */
+  string(field: number, s: string, len: number): void {
+    this.header(field, len);
+    this.pos += len === s.length ? this.buf.latin1Write(s, this.pos) : this.buf.utf8Write(s, this.pos);
+  }
+}
+
+declare global {
+  interface Buffer {
+    latin1Slice?(start: number, end: number): string;
+    latin1Write(s: string, offset: number): number;
+    utf8Write(s: string, offset: number): number;
+  }
+}

@@ -1,0 +1,128 @@
+/** The hand-written codecs agree byte for byte in meaning with protobufjs on the same messages. */
+import { describe, expect, test } from "bun:test";
+import {
+  decodeAcknowledgeRequest,
+  decodePublishRequest,
+  decodeStreamingPullRequest,
+  encodeDeliveryResponse,
+  encodePublishResponse,
+} from "../../src/grpc/codec/messages.ts";
+import { checkDecoded, malformedSafe } from "../../src/grpc/malformed.ts";
+import { services } from "../../src/grpc/proto.ts";
+import type { StoredMessage } from "../../src/core/message.ts";
+
+const pub = services.publisher.Publish;
+const pull = services.subscriber.Pull;
+const stream = services.subscriber.StreamingPull;
+const ack = services.subscriber.Acknowledge;
+
+describe("publish", () => {
+  test("decodes what protobufjs encodes, slicing data", () => {
+    const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const buf = pub.requestSerialize({
+      topic: "projects/p/topics/tópico",
+      messages: [
+        { data: all, attributes: { "ключ": "значение", a: "" }, orderingKey: "k1" },
+        { attributes: { only: "attrs" } },
+        { data: Buffer.from("x") },
+      ],
+    });
+    const req = decodePublishRequest(buf);
+    expect(req.topic).toBe("projects/p/topics/tópico");
+    expect(req.requestBytes).toBe(buf.length);
+    expect(Buffer.from(req.messages[0].data!).equals(all)).toBe(true);
+    expect(req.messages[0].attributes).toEqual({ "ключ": "значение", a: "" });
+    expect(req.messages[0].orderingKey).toBe("k1");
+    expect(req.messages[1]).toEqual({ attributes: { only: "attrs" } });
+    expect(req.messages[2].data!.buffer).toBe(buf.buffer);
+  });
+
+  test("encodes ids protobufjs decodes", () => {
+    const out = pub.responseDeserialize(encodePublishResponse({ messageIds: ["1", "22", "333"] }));
+    expect(out.messageIds).toEqual(["1", "22", "333"]);
+  });
+});
+
+describe("delivery responses", () => {
+  const msg = (over: Partial<StoredMessage> = {}): StoredMessage => ({
+    id: "42",
+    data: Buffer.from("payload"),
+    attributes: { k: "v", "ünï": "cødé" },
+    orderingKey: "key-ü",
+    publishTime: 1_700_000_123_456,
+    size: 0,
+    ...over,
+  });
+
+  test("StreamingPullResponse with attempts and properties", () => {
+    const buf = encodeDeliveryResponse({
+      deliveries: [
+        { ackId: "a1", message: msg(), deliveryAttempt: 3 },
+        { ackId: "a2", message: msg({ data: new Uint8Array(0), orderingKey: "", publishTime: 1_700_000_000_000 }), deliveryAttempt: 1 },
+      ],
+      withAttempt: true,
+      properties: { exactlyOnce: true, ordering: true },
+    });
+    const out = stream.responseDeserialize(buf);
+    expect(out.receivedMessages).toHaveLength(2);
+    const [r1, r2] = out.receivedMessages;
+    expect(r1.ackId).toBe("a1");
+    expect(r1.deliveryAttempt).toBe(3);
+    expect(Buffer.from(r1.message.data).toString()).toBe("payload");
+    expect(r1.message.attributes).toEqual({ k: "v", "ünï": "cødé" });
+    expect(r1.message.messageId).toBe("42");
+    expect(r1.message.orderingKey).toBe("key-ü");
+    expect(Number(r1.message.publishTime.seconds)).toBe(1_700_000_123);
+    expect(r1.message.publishTime.nanos).toBe(456_000_000);
+    expect((r2.message.data ?? []).length).toBe(0);
+    expect(r2.message.publishTime.nanos ?? 0).toBe(0);
+    expect(out.subscriptionProperties).toEqual({ exactlyOnceDeliveryEnabled: true, messageOrderingEnabled: true });
+  });
+
+  test("PullResponse without attempts; a keepalive reply is empty", () => {
+    const out = pull.responseDeserialize(
+      encodeDeliveryResponse({ deliveries: [{ ackId: "z", message: msg(), deliveryAttempt: 2 }], withAttempt: false }),
+    );
+    expect(out.receivedMessages[0].deliveryAttempt ?? 0).toBe(0);
+    expect(encodeDeliveryResponse({ deliveries: [], withAttempt: false }).length).toBe(0);
+  });
+});
+
+describe("requests", () => {
+  test("StreamingPullRequest fields, negative deadlines and packed ints", () => {
+    const buf = stream.requestSerialize({
+      subscription: "projects/p/subscriptions/s",
+      ackIds: ["a", "b"],
+      modifyDeadlineSeconds: [0, 30, -1],
+      modifyDeadlineAckIds: ["c", "d", "e"],
+      streamAckDeadlineSeconds: 60,
+      clientId: "cid",
+      maxOutstandingMessages: 1000,
+      maxOutstandingBytes: 5_000_000_000,
+      protocolVersion: 1,
+    });
+    expect(decodeStreamingPullRequest(buf)).toEqual({
+      subscription: "projects/p/subscriptions/s",
+      ackIds: ["a", "b"],
+      modifyDeadlineSeconds: [0, 30, -1],
+      modifyDeadlineAckIds: ["c", "d", "e"],
+      streamAckDeadlineSeconds: 60,
+      clientId: "cid",
+      maxOutstandingMessages: 1000,
+      maxOutstandingBytes: 5_000_000_000,
+      protocolVersion: 1,
+    });
+  });
+
+  test("AcknowledgeRequest", () => {
+    const buf = ack.requestSerialize({ subscription: "projects/p/subscriptions/s", ackIds: ["x1", "y2"] });
+    expect(decodeAcknowledgeRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/s", ackIds: ["x1", "y2"] });
+  });
+
+  test("garbage becomes INVALID_ARGUMENT, not a throw inside grpc-js", () => {
+    const decode = malformedSafe(decodePublishRequest);
+    const req = decode(Buffer.from([0x12, 0xff, 0xff, 0x03, 0x01]));
+    expect(() => checkDecoded(req)).toThrow(/could not be decoded/);
+    expect(() => checkDecoded(decode(pub.requestSerialize({ topic: "t" })))).not.toThrow();
+  });
+});
