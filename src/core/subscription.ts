@@ -7,6 +7,7 @@ import { Backlog, type Entry, type KeyQueue, type Lease } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
+import { LIMITS } from "./limits.ts";
 import type { HeapEntry } from "./heap.ts";
 import type { Delivery, StoredMessage } from "./message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
@@ -184,7 +185,8 @@ export class Subscription {
   private take(c: Consumer, limit: number, now: number): Delivery[] {
     const batch: Delivery[] = [];
     let bytes = 0;
-    const room = c.roomBytes();
+    // One response stays near the publish limit so it fits every client's receive limit.
+    const room = Math.min(c.roomBytes(), LIMITS.publishRequestBytes);
     const retention = this.config.messageRetentionDuration;
     const deadline = now + c.ackDeadlineSeconds * SECOND;
     let run: KeyQueue | null = null;
@@ -197,7 +199,8 @@ export class Subscription {
         continue;
       }
       const size = e.msg.size;
-      if (bytes + size > room && (batch.length > 0 || c.outstanding > 0)) {
+      // Flow control may still let one message through to a consumer that holds none.
+      if (bytes + size > room && (batch.length > 0 || (c.outstanding > 0 && bytes + size > c.roomBytes()))) {
         this.backlog.untake(e);
         break;
       }
