@@ -1,0 +1,238 @@
+import { describe, expect, test } from "bun:test";
+import { StreamSession, type StreamRequest } from "../../src/core/stream-session.ts";
+import { FakeSink, SEC, caught, publishTexts, pullNow, setup, subName, texts, topicAndSub } from "../helpers/core.ts";
+
+function open(first: Partial<StreamRequest> = {}, subExtra = {}) {
+  const f = setup();
+  const names = topicAndSub(f.broker, subExtra);
+  const sink = new FakeSink();
+  const session = new StreamSession(f.broker, { subscription: names.sub, streamAckDeadlineSeconds: 10, ...first }, sink);
+  return { ...f, ...names, sink, session };
+}
+
+const nums = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String(from + i));
+
+describe("stream first request", () => {
+  test("no subscription is INVALID_ARGUMENT naming subscription", () => {
+    const { broker } = setup();
+    const e = caught(() => new StreamSession(broker, { streamAckDeadlineSeconds: 10 }, new FakeSink()));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("subscription");
+  });
+
+  test.each([9, 601, 0])("stream_ack_deadline_seconds %i is INVALID_ARGUMENT naming it", (secs) => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    const e = caught(() => new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: secs }, new FakeSink()));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("stream_ack_deadline_seconds");
+  });
+
+  test("a missing subscription is NOT_FOUND", () => {
+    const { broker } = setup();
+    const e = caught(() => new StreamSession(broker, { subscription: subName(), streamAckDeadlineSeconds: 10 }, new FakeSink()));
+    expect(e.code).toBe("NOT_FOUND");
+  });
+
+  test("mismatched modify_deadline lengths are INVALID_ARGUMENT", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    const first = { subscription: sub, streamAckDeadlineSeconds: 10, modifyDeadlineAckIds: ["a", "b"], modifyDeadlineSeconds: [10] };
+    expect(caught(() => new StreamSession(broker, first, new FakeSink())).code).toBe("INVALID_ARGUMENT");
+  });
+
+  test("a detached subscription is FAILED_PRECONDITION", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    broker.detachSubscription(sub);
+    expect(caught(() => new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, new FakeSink())).code).toBe(
+      "FAILED_PRECONDITION",
+    );
+  });
+});
+
+describe("stream delivery", () => {
+  test("messages already waiting are delivered when the stream opens", () => {
+    const f = setup();
+    const { topic, sub } = topicAndSub(f.broker);
+    publishTexts(f.broker, topic, ["early"]);
+    const sink = new FakeSink();
+    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    expect(texts(sink.deliveries)).toEqual(["early"]);
+  });
+
+  test("acks on the stream settle messages", async () => {
+    const { broker, clock, topic, sub, sink, session } = open();
+    publishTexts(broker, topic, ["a"]);
+    session.handle({ ackIds: [sink.deliveries[0].ackId] });
+    session.close();
+    clock.advance(60 * SEC);
+    expect(await pullNow(broker, sub)).toEqual([]);
+  });
+
+  test("the stream's ack deadline is its lease length", async () => {
+    const { broker, clock, topic, sub, session } = open({ streamAckDeadlineSeconds: 60 });
+    publishTexts(broker, topic, ["a"]);
+    session.close();
+    clock.advance(30 * SEC);
+    expect(await pullNow(broker, sub)).toEqual([]);
+    clock.advance(31 * SEC);
+    expect(texts(await pullNow(broker, sub))).toEqual(["a"]);
+  });
+
+  test("a modack of 0 on the stream redelivers (to the same stream)", () => {
+    const { broker, topic, sink, session } = open();
+    publishTexts(broker, topic, ["a"]);
+    session.handle({ modifyDeadlineAckIds: [sink.deliveries[0].ackId], modifyDeadlineSeconds: [0] });
+    expect(texts(sink.deliveries)).toEqual(["a", "a"]);
+    expect(sink.deliveries[1].deliveryAttempt).toBe(2);
+  });
+
+  test("an out-of-range modack on the stream ends it with INVALID_ARGUMENT", () => {
+    const { broker, topic, sink, session } = open();
+    publishTexts(broker, topic, ["a"]);
+    session.handle({ modifyDeadlineAckIds: [sink.deliveries[0].ackId], modifyDeadlineSeconds: [601] });
+    expect(sink.failure?.code).toBe("INVALID_ARGUMENT");
+    publishTexts(broker, topic, ["b"]);
+    expect(texts(sink.deliveries)).toEqual(["a"]);
+  });
+
+  test("after close nothing more is sent, and unacked leases expire and redeliver elsewhere", async () => {
+    const { broker, clock, topic, sub, sink, session } = open();
+    publishTexts(broker, topic, ["a"]);
+    session.close();
+    publishTexts(broker, topic, ["b"]);
+    expect(texts(sink.deliveries)).toEqual(["a"]);
+    const b = await pullNow(broker, sub);
+    expect(texts(b)).toEqual(["b"]);
+    broker.acknowledge(sub, [b[0].ackId]);
+    clock.advance(11 * SEC);
+    expect(texts(await pullNow(broker, sub))).toEqual(["a"]);
+  });
+
+  test("an expired lease is redelivered on the same open stream with deliveryAttempt 2", () => {
+    const { broker, clock, topic, sink } = open();
+    publishTexts(broker, topic, ["a"]);
+    clock.advance(11 * SEC);
+    expect(texts(sink.deliveries)).toEqual(["a", "a"]);
+    expect(sink.deliveries.map((d) => d.deliveryAttempt)).toEqual([1, 2]);
+  });
+
+  test("fillWaitMs gathers publishes into one response", () => {
+    const f = setup({ fillWaitMs: 50 });
+    const { topic, sub } = topicAndSub(f.broker);
+    const sink = new FakeSink();
+    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    publishTexts(f.broker, topic, ["a"]);
+    publishTexts(f.broker, topic, ["b"]);
+    expect(sink.sends).toEqual([]);
+    f.clock.advance(50);
+    expect(sink.sends.map(texts)).toEqual([["a", "b"]]);
+  });
+
+  test("deleting the subscription fails the stream with NOT_FOUND", () => {
+    const { broker, sub, sink } = open();
+    broker.deleteSubscription(sub);
+    expect(sink.failure?.code).toBe("NOT_FOUND");
+  });
+
+  test("keepalive: an empty later request gets an empty send([])", () => {
+    const { sink, session } = open();
+    expect(sink.keepalives).toBe(0);
+    session.handle({});
+    expect(sink.sends).toEqual([[]]);
+  });
+
+  test("a request that acks is not answered with a keepalive", () => {
+    const { broker, topic, sink, session } = open();
+    publishTexts(broker, topic, ["a"]);
+    session.handle({ ackIds: [sink.deliveries[0].ackId] });
+    expect(sink.keepalives).toBe(0);
+  });
+
+  test("subscription set again on a later request with another name ends the stream", () => {
+    const { sink, session } = open();
+    session.handle({ subscription: subName() });
+    expect(sink.failure?.code).toBe("INVALID_ARGUMENT");
+  });
+});
+
+describe("stream flow control", () => {
+  test("max_outstanding_messages is respected; acks free room", () => {
+    const { broker, topic, sink, session } = open({ maxOutstandingMessages: 2 });
+    publishTexts(broker, topic, nums(5));
+    expect(texts(sink.deliveries)).toEqual(["0", "1"]);
+    session.handle({ ackIds: [sink.deliveries[0].ackId] });
+    expect(texts(sink.deliveries)).toEqual(["0", "1", "2"]);
+    session.handle({ ackIds: [sink.deliveries[1].ackId, sink.deliveries[2].ackId] });
+    expect(texts(sink.deliveries)).toEqual(["0", "1", "2", "3", "4"]);
+  });
+
+  test("a nack frees room too (the message comes back first)", () => {
+    const { broker, topic, sink, session } = open({ maxOutstandingMessages: 1 });
+    publishTexts(broker, topic, nums(2));
+    session.handle({ modifyDeadlineAckIds: [sink.deliveries[0].ackId], modifyDeadlineSeconds: [0] });
+    expect(texts(sink.deliveries)).toEqual(["0", "0"]);
+  });
+
+  test("max_outstanding_bytes limits delivery but lets one message through", () => {
+    const { broker, topic, sink, session } = open({ maxOutstandingBytes: 15 });
+    publishTexts(broker, topic, ["x".repeat(10), "y".repeat(10), "z".repeat(10)]);
+    expect(sink.deliveries.length).toBe(1);
+    session.handle({ ackIds: [sink.deliveries[0].ackId] });
+    expect(sink.deliveries.length).toBe(2);
+  });
+
+  test("raising max_outstanding_messages on a later request delivers more", () => {
+    const { broker, topic, sink, session } = open({ maxOutstandingMessages: 1 });
+    publishTexts(broker, topic, nums(3));
+    expect(sink.deliveries.length).toBe(1);
+    session.handle({ maxOutstandingMessages: 3 });
+    expect(sink.deliveries.length).toBe(3);
+  });
+
+  test("backpressure: send returning false pauses delivery until drained()", () => {
+    const { broker, topic, sink, session } = open();
+    sink.writable = false;
+    publishTexts(broker, topic, ["a"]);
+    publishTexts(broker, topic, ["b"]);
+    publishTexts(broker, topic, ["c"]);
+    expect(texts(sink.deliveries)).toEqual(["a"]);
+    sink.writable = true;
+    session.drained();
+    expect(texts(sink.deliveries)).toEqual(["a", "b", "c"]);
+  });
+
+  test("while backpressured the waiting messages can go to another consumer", async () => {
+    const { broker, topic, sub, sink } = open();
+    sink.writable = false;
+    publishTexts(broker, topic, ["a"]);
+    publishTexts(broker, topic, ["b"]);
+    expect(texts(await pullNow(broker, sub))).toEqual(["b"]);
+  });
+
+  test("several streams share messages: each message delivered once, both get some", () => {
+    const f = setup();
+    const { topic, sub } = topicAndSub(f.broker);
+    const sinks = [new FakeSink(), new FakeSink()];
+    for (const s of sinks) new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, s);
+    const sent = nums(100);
+    publishTexts(f.broker, topic, sent);
+    const got = sinks.flatMap((s) => texts(s.deliveries));
+    expect(got.length).toBe(100);
+    expect(new Set(got)).toEqual(new Set(sent));
+    for (const s of sinks) expect(s.deliveries.length).toBeGreaterThan(0);
+  });
+
+  test("a full stream leaves messages for a stream with room", () => {
+    const f = setup();
+    const { topic, sub } = topicAndSub(f.broker);
+    const small = new FakeSink();
+    const big = new FakeSink();
+    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10, maxOutstandingMessages: 1 }, small);
+    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, big);
+    publishTexts(f.broker, topic, nums(10));
+    expect(small.deliveries.length).toBe(1);
+    expect(big.deliveries.length).toBe(9);
+  });
+});

@@ -1,0 +1,196 @@
+import { describe, expect, test } from "bun:test";
+import type { SubscriptionResource } from "../../src/core/resources.ts";
+import { SEC, caught, makeSub, makeTopic, pullNow, setup, subName, topicAndSub, topicName } from "../helpers/core.ts";
+
+const DAY = 24 * 3600 * SEC;
+
+describe("subscription CRUD and defaults", () => {
+  test("defaults: ack deadline 10 s, retention 7 d, expiration 31 d", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    const s = broker.getSubscription(sub);
+    expect(s.ackDeadlineSeconds).toBe(10);
+    expect(s.messageRetentionDuration).toBe(7 * DAY);
+    expect(s.expirationPolicy?.ttl).toBe(31 * DAY);
+    expect(s.enableMessageOrdering).toBe(false);
+    expect(s.detached).toBe(false);
+  });
+
+  test("createSubscription of an existing name is ALREADY_EXISTS", () => {
+    const { broker } = setup();
+    const { topic, sub } = topicAndSub(broker);
+    const e = caught(() => makeSub(broker, topic, { name: sub }));
+    expect(e.code).toBe("ALREADY_EXISTS");
+    expect(e.message).toContain(sub);
+  });
+
+  test("createSubscription on a missing topic is NOT_FOUND naming the topic", () => {
+    const { broker } = setup();
+    const missing = topicName();
+    const e = caught(() => makeSub(broker, missing));
+    expect(e.code).toBe("NOT_FOUND");
+    expect(e.message).toContain(missing);
+  });
+
+  test("createSubscription with a malformed topic is INVALID_ARGUMENT naming topic", () => {
+    const { broker } = setup();
+    const e = caught(() => makeSub(broker, "projects/p/subscriptions/not-a-topic"));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("topic");
+  });
+
+  test.each([9, 601])("ack deadline %i on create is INVALID_ARGUMENT naming ack_deadline_seconds", (secs) => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    const e = caught(() => makeSub(broker, topic, { ackDeadlineSeconds: secs }));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("ack_deadline_seconds");
+  });
+
+  test("ack deadline bounds 10 and 600 are accepted", () => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    expect(broker.getSubscription(makeSub(broker, topic, { ackDeadlineSeconds: 10 })).ackDeadlineSeconds).toBe(10);
+    expect(broker.getSubscription(makeSub(broker, topic, { ackDeadlineSeconds: 600 })).ackDeadlineSeconds).toBe(600);
+  });
+
+  test("dead-letter topic that does not exist is NOT_FOUND", () => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    const dlq = topicName();
+    const e = caught(() => makeSub(broker, topic, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } }));
+    expect(e.code).toBe("NOT_FOUND");
+    expect(e.message).toContain(dlq);
+  });
+
+  test("max_delivery_attempts 4 or 101 is INVALID_ARGUMENT; 0 defaults to 5", () => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    const dlq = makeTopic(broker);
+    for (const n of [4, 101]) {
+      const e = caught(() => makeSub(broker, topic, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: n } }));
+      expect(e.code).toBe("INVALID_ARGUMENT");
+      expect(e.message).toContain("max_delivery_attempts");
+    }
+    const s = makeSub(broker, topic, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 0 } });
+    expect(broker.getSubscription(s).deadLetterPolicy?.maxDeliveryAttempts).toBe(5);
+  });
+
+  test("expiration ttl under one day is INVALID_ARGUMENT naming expiration_policy", () => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    const e = caught(() => makeSub(broker, topic, { expirationPolicy: { ttl: 3600 * SEC } }));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("expiration_policy");
+  });
+
+  test("retry backoff over 600 s is INVALID_ARGUMENT naming the field", () => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    const e = caught(() => makeSub(broker, topic, { retryPolicy: { minimumBackoff: 601 * SEC } }));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("minimum_backoff");
+  });
+
+  test("a filter over 256 bytes is INVALID_ARGUMENT naming filter", () => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    const e = caught(() => makeSub(broker, topic, { filter: `attributes.k = "${"x".repeat(260)}"` }));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("filter");
+  });
+
+  test("deleteSubscription then getSubscription is NOT_FOUND", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    broker.deleteSubscription(sub);
+    expect(caught(() => broker.getSubscription(sub)).code).toBe("NOT_FOUND");
+    expect(caught(() => broker.deleteSubscription(sub)).code).toBe("NOT_FOUND");
+  });
+
+  test("pull on a missing subscription is NOT_FOUND", () => {
+    const { broker } = setup();
+    expect(caught(() => broker.pull(subName(), 1, true)).code).toBe("NOT_FOUND");
+  });
+
+  test("pull on a detached subscription is FAILED_PRECONDITION", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    broker.detachSubscription(sub);
+    expect(broker.getSubscription(sub).detached).toBe(true);
+    const e = caught(() => broker.pull(sub, 1, true));
+    expect(e.code).toBe("FAILED_PRECONDITION");
+    expect(e.message).toContain("detached");
+  });
+
+  test("pull with max_messages 0 is INVALID_ARGUMENT naming max_messages", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    const e = caught(() => broker.pull(sub, 0, true));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("max_messages");
+  });
+});
+
+describe("updateSubscription masks", () => {
+  const current = (broker: ReturnType<typeof setup>["broker"], name: string): SubscriptionResource =>
+    structuredClone(broker.getSubscription(name));
+
+  test("an empty mask is INVALID_ARGUMENT naming update_mask", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    const e = caught(() => broker.updateSubscription({ ...current(broker, sub), ackDeadlineSeconds: 30 }, []));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("update_mask");
+  });
+
+  test("an unknown path is INVALID_ARGUMENT naming it", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    const e = caught(() => broker.updateSubscription(current(broker, sub), ["bogus_path"]));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain("bogus_path");
+  });
+
+  test.each(["enable_message_ordering", "filter", "name", "topic"])("immutable path %s is INVALID_ARGUMENT naming it", (path) => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    const e = caught(() =>
+      broker.updateSubscription({ ...current(broker, sub), enableMessageOrdering: true, filter: 'attributes:x' }, [path]),
+    );
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toContain(path);
+    expect(broker.getSubscription(sub).enableMessageOrdering).toBe(false);
+    expect(broker.getSubscription(sub).filter).toBe("");
+  });
+
+  test("labels update changes labels only", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker, { labels: { a: "1" }, ackDeadlineSeconds: 42 });
+    const updated = broker.updateSubscription({ ...current(broker, sub), labels: { b: "2" }, ackDeadlineSeconds: 99 }, ["labels"]);
+    expect(updated.labels).toEqual({ b: "2" });
+    expect(updated.ackDeadlineSeconds).toBe(42);
+    expect(broker.getSubscription(sub).labels).toEqual({ b: "2" });
+  });
+
+  test("ack_deadline_seconds update is validated and applied", () => {
+    const { broker } = setup();
+    const { sub } = topicAndSub(broker);
+    expect(broker.updateSubscription({ ...current(broker, sub), ackDeadlineSeconds: 60 }, ["ack_deadline_seconds"]).ackDeadlineSeconds).toBe(60);
+    const e = caught(() => broker.updateSubscription({ ...current(broker, sub), ackDeadlineSeconds: 601 }, ["ack_deadline_seconds"]));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(broker.getSubscription(sub).ackDeadlineSeconds).toBe(60);
+  });
+
+  test("an updated ack deadline applies to later deliveries", async () => {
+    const { broker, clock } = setup();
+    const { topic, sub } = topicAndSub(broker);
+    broker.updateSubscription({ ...current(broker, sub), ackDeadlineSeconds: 60 }, ["ack_deadline_seconds"]);
+    broker.publish(topic, [{ data: new Uint8Array([1]) }]);
+    expect((await pullNow(broker, sub)).length).toBe(1);
+    clock.advance(30 * SEC);
+    expect(await pullNow(broker, sub)).toEqual([]);
+    clock.advance(31 * SEC);
+    expect((await pullNow(broker, sub)).length).toBe(1);
+  });
+});

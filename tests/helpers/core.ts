@@ -1,0 +1,127 @@
+/** Helpers for core tests: a broker on a manual clock, unique names, error capture, a fake stream sink. */
+import { Broker, type BrokerOptions } from "../../src/core/broker.ts";
+import { ManualClock } from "../../src/core/clock.ts";
+import { PubSubError } from "../../src/core/errors.ts";
+import type { Delivery, MessageInput } from "../../src/core/message.ts";
+import type { SubscriptionResource, TopicResource } from "../../src/core/resources.ts";
+import type { StreamSink } from "../../src/core/stream-session.ts";
+
+export const SEC = 1000;
+export const PROJECT = "core-test";
+
+let counter = 0;
+/** An id unique in this process, valid for topics and subscriptions. */
+export const uid = (prefix: string) => `${prefix}-${++counter}`;
+export const topicName = (id = uid("topic"), project = PROJECT) => `projects/${project}/topics/${id}`;
+export const subName = (id = uid("sub"), project = PROJECT) => `projects/${project}/subscriptions/${id}`;
+
+export interface CoreFixture {
+  clock: ManualClock;
+  broker: Broker;
+}
+
+/** A fresh broker on a manual clock; Pull waits 1 s unless told otherwise. */
+export function setup(o: Partial<BrokerOptions> = {}): CoreFixture {
+  const clock = new ManualClock();
+  const broker = new Broker({ pullWaitMs: 1000, ...o, clock });
+  return { clock, broker };
+}
+
+export function makeTopic(broker: Broker, extra: Partial<TopicResource> = {}): string {
+  const name = extra.name ?? topicName();
+  broker.createTopic({ labels: {}, ...extra, name } as TopicResource);
+  return name;
+}
+
+export function makeSub(broker: Broker, topic: string, extra: Partial<SubscriptionResource> = {}): string {
+  const name = extra.name ?? subName();
+  broker.createSubscription({ ...extra, name, topic } as SubscriptionResource);
+  return name;
+}
+
+/** A topic with one subscription. */
+export function topicAndSub(broker: Broker, subExtra: Partial<SubscriptionResource> = {}) {
+  const topic = makeTopic(broker);
+  const sub = makeSub(broker, topic, subExtra);
+  return { topic, sub };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+export const bytes = (s: string) => encoder.encode(s);
+export const text = (d: Delivery) => decoder.decode(d.message.data);
+export const texts = (ds: readonly Delivery[]) => ds.map(text);
+export const msg = (data: string, extra: Omit<MessageInput, "data"> = {}): MessageInput => ({ data: bytes(data), ...extra });
+
+export function publishTexts(broker: Broker, topic: string, datas: string[], orderingKey?: string): string[] {
+  return broker.publish(topic, datas.map((d) => msg(d, orderingKey ? { orderingKey } : {})));
+}
+
+/** A Pull with return_immediately. */
+export const pullNow = (broker: Broker, sub: string, max = 100) => broker.pull(sub, max, true).result;
+
+export const nack = (broker: Broker, sub: string, ds: readonly Delivery[]) =>
+  broker.modifyAckDeadline(sub, ds.map((d) => d.ackId), 0);
+export const ack = (broker: Broker, sub: string, ds: readonly Delivery[]) =>
+  broker.acknowledge(sub, ds.map((d) => d.ackId));
+
+/** Runs `fn`, which must throw a PubSubError; returns it. */
+export function caught(fn: () => unknown): PubSubError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof PubSubError) return e;
+    throw new Error(`expected a PubSubError, got ${String(e)}`);
+  }
+  throw new Error("expected a PubSubError, but nothing was thrown");
+}
+
+export async function caughtAsync(p: Promise<unknown>): Promise<PubSubError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof PubSubError) return e;
+    throw new Error(`expected a PubSubError, got ${String(e)}`);
+  }
+  throw new Error("expected a PubSubError, but the promise resolved");
+}
+
+/** Lets already-settled promise callbacks run (no timers, no sleeping). */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+/** Tracks whether a promise has settled, for assertions on the manual clock. */
+export function track<T>(p: Promise<T>) {
+  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+  p.then(
+    (v) => Object.assign(state, { settled: true, value: v }),
+    (e) => Object.assign(state, { settled: true, error: e }),
+  );
+  return state;
+}
+
+/** A StreamSink that records what a StreamSession writes; `writable = false` simulates backpressure. */
+export class FakeSink implements StreamSink {
+  sends: Delivery[][] = [];
+  failure: PubSubError | null = null;
+  writable = true;
+
+  send(deliveries: Delivery[]): boolean {
+    this.sends.push(deliveries);
+    return this.writable;
+  }
+
+  fail(error: PubSubError): void {
+    this.failure = error;
+  }
+
+  /** Every delivery written, in order. */
+  get deliveries(): Delivery[] {
+    return this.sends.flat();
+  }
+
+  get keepalives(): number {
+    return this.sends.filter((s) => s.length === 0).length;
+  }
+}
