@@ -26,6 +26,10 @@ const emulator = await startEmulator(config).catch((e: Error) => {
 console.log(`[pubsub] INFO: Server started, listening on ${emulator.port}`);
 if (config.project) log.info(`project ${config.project} (every project is served)`);
 
+// One bad request or connection must not take down every client's emulator: log and go on.
+process.on("uncaughtException", (e) => log.error("uncaught exception", e));
+process.on("unhandledRejection", (e) => log.error("unhandled rejection", e));
+
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
