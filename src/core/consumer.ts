@@ -47,9 +47,4 @@ export class Consumer {
     const byBytes = this.maxOutstandingBytes && this.outstandingBytes >= this.maxOutstandingBytes ? 0 : Infinity;
     return Math.max(0, Math.min(byCount, byBytes, this.maxBatch));
   }
-
-  /** Bytes it takes now (the subscription lets one message through when it holds none). */
-  roomBytes(): number {
-    return this.maxOutstandingBytes ? this.maxOutstandingBytes - this.outstandingBytes : Infinity;
-  }
 }

@@ -71,10 +71,10 @@ export class StreamSession {
         checkAckDeadline(req.streamAckDeadlineSeconds, "stream_ack_deadline_seconds");
         this.consumer.ackDeadlineSeconds = req.streamAckDeadlineSeconds;
       }
+      this.rejectInitialOnly(req);
       checkCounts(req);
-      const flow = this.updateFlowControl(req);
       const acted = this.apply(req);
-      if (!acted && !flow && !req.streamAckDeadlineSeconds) this.sink.send([]);
+      if (!acted && !req.streamAckDeadlineSeconds) this.sink.send([]);
     } catch (e) {
       if (e instanceof PubSubError) this.end(e);
       else throw e;
@@ -126,14 +126,15 @@ export class StreamSession {
     return acted;
   }
 
-  private updateFlowControl(req: StreamRequest): boolean {
-    const m = req.maxOutstandingMessages;
-    const b = req.maxOutstandingBytes;
-    if (!m && !b) return false;
-    if (m) this.consumer.maxOutstandingMessages = Math.max(0, m);
-    if (b) this.consumer.maxOutstandingBytes = Math.max(0, b);
-    this.sub.dispatch();
-    return true;
+  /** Per the proto, flow control and protocol version belong to the first request only. */
+  private rejectInitialOnly(req: StreamRequest): void {
+    for (const [field, v] of [
+      ["max_outstanding_messages", req.maxOutstandingMessages],
+      ["max_outstanding_bytes", req.maxOutstandingBytes],
+      ["protocol_version", req.protocolVersion],
+    ] as const) {
+      if (v) throw invalid(`${field} may only be set in the first StreamingPullRequest of a stream.`);
+    }
   }
 }
 

@@ -185,12 +185,14 @@ export class Subscription {
   private take(c: Consumer, limit: number, now: number): Delivery[] {
     const batch: Delivery[] = [];
     let bytes = 0;
-    // One response stays near the publish limit so it fits every client's receive limit.
-    const room = Math.min(c.roomBytes(), LIMITS.publishRequestBytes);
+    // Flow control as the proto states it: stop once the bytes out reach the limit (so one
+    // message may take it over); one response also stays near the publish limit.
+    const maxOut = c.maxOutstandingBytes;
     const retention = this.config.messageRetentionDuration;
     const deadline = now + c.ackDeadlineSeconds * SECOND;
     let run: KeyQueue | null = null;
     while (batch.length < limit) {
+      if (maxOut && c.outstandingBytes + bytes >= maxOut) break;
       let e: Entry | undefined = this.backlog.next(now, run);
       if (!e && run) e = this.backlog.next(now, (run = null));
       if (!e) break;
@@ -199,8 +201,7 @@ export class Subscription {
         continue;
       }
       const size = e.msg.size;
-      // Flow control may still let one message through to a consumer that holds none.
-      if (bytes + size > room && (batch.length > 0 || (c.outstanding > 0 && bytes + size > c.roomBytes()))) {
+      if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
         this.backlog.untake(e);
         break;
       }

@@ -175,21 +175,26 @@ describe("stream flow control", () => {
     expect(texts(sink.deliveries)).toEqual(["0", "0"]);
   });
 
-  test("max_outstanding_bytes limits delivery but lets one message through", () => {
+  test("max_outstanding_bytes: sending stops once the bytes out reach the limit, so one message may go over", () => {
     const { broker, topic, sink, session } = open({ maxOutstandingBytes: 15 });
-    publishTexts(broker, topic, ["x".repeat(10), "y".repeat(10), "z".repeat(10)]);
-    expect(sink.deliveries.length).toBe(1);
+    publishTexts(broker, topic, ["x".repeat(10), "y".repeat(10), "z".repeat(10), "w".repeat(10)]);
+    expect(sink.deliveries.length).toBe(2); // 0 < 15, 10 < 15, then 20 >= 15
     session.handle({ ackIds: [sink.deliveries[0].ackId] });
-    expect(sink.deliveries.length).toBe(2);
+    expect(sink.deliveries.length).toBe(3); // back to 10 < 15: one more
   });
 
-  test("raising max_outstanding_messages on a later request delivers more", () => {
-    const { broker, topic, sink, session } = open({ maxOutstandingMessages: 1 });
-    publishTexts(broker, topic, nums(3));
-    expect(sink.deliveries.length).toBe(1);
-    session.handle({ maxOutstandingMessages: 3 });
-    expect(sink.deliveries.length).toBe(3);
-  });
+  for (const field of ["maxOutstandingMessages", "maxOutstandingBytes", "protocolVersion"] as const) {
+    test(`${field} on a later request ends the stream with INVALID_ARGUMENT (initial-only per the proto)`, () => {
+      const { broker, topic, sink, session } = open({ maxOutstandingMessages: 1 });
+      publishTexts(broker, topic, nums(3));
+      expect(sink.deliveries.length).toBe(1);
+      session.handle({ [field]: 3 });
+      expect(sink.failure?.code).toBe("INVALID_ARGUMENT");
+      expect(sink.failure?.message).toContain("first StreamingPullRequest");
+      publishTexts(broker, topic, nums(1));
+      expect(sink.deliveries.length).toBe(1);
+    });
+  }
 
   test("backpressure: send returning false pauses delivery until drained()", () => {
     const { broker, topic, sink, session } = open();

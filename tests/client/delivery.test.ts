@@ -1,0 +1,189 @@
+/** Delivery through the official client: exactly-once fan-in, unary pull, nack, deadlines, stream cancel. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Message, PubSub } from "@google-cloud/pubsub";
+import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
+import { openStream, rawClients, sleep, type RawClients } from "../helpers/raw-clients.ts";
+import { receive } from "../helpers/receive.ts";
+
+let emu: TestEmulator;
+let ps: PubSub;
+let raw: RawClients;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  ps = emu.client();
+  raw = rawClients(emu);
+});
+afterAll(async () => {
+  await raw.close();
+  await emu.close();
+});
+
+async function topicAndSub(options: Record<string, unknown> = {}) {
+  const [topic] = await ps.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), options);
+  return { topic, sub };
+}
+
+/** A unary Pull that answers at once; the ack ids and data of what it got. */
+async function pullNow(subscription: string, maxMessages = 100) {
+  const [res] = await raw.subscriber.pull({ subscription, maxMessages, returnImmediately: true });
+  return (res.receivedMessages ?? []).map((r) => ({ ackId: r.ackId!, data: Buffer.from(r.message!.data as Uint8Array).toString() }));
+}
+
+test("10,000 messages are each delivered exactly once across 3 streaming subscribers", async () => {
+  const N = 10_000;
+  const { topic, sub } = await topicAndSub();
+  const counts = new Map<string, number>();
+  const perSubscriber = [0, 0, 0];
+  const subscribers = [0, 1, 2].map((i) => {
+    const s = emu.client().subscription(sub.name);
+    s.on("message", (m: Message) => {
+      counts.set(m.id, (counts.get(m.id) ?? 0) + 1);
+      perSubscriber[i]++;
+      m.ack();
+    });
+    return s;
+  });
+  await sleep(300); // let the three clients open their streams before the burst
+  topic.setPublishOptions({ batching: { maxMessages: 1000, maxMilliseconds: 5 } });
+  const ids = await Promise.all(Array.from({ length: N }, (_, i) => topic.publishMessage({ data: Buffer.from(String(i)) })));
+  expect(new Set(ids).size).toBe(N);
+  await waitFor(() => counts.size >= N, 30_000, "all 10,000 messages");
+  await sleep(500); // a duplicate arriving late would show up here
+  const duplicates = [...counts.values()].filter((c) => c > 1).length;
+  const lost = ids.filter((id) => !counts.has(id)).length;
+  expect({ duplicates, lost, delivered: counts.size }).toEqual({ duplicates: 0, lost: 0, delivered: N });
+  expect(perSubscriber.reduce((a, b) => a + b, 0)).toBe(N);
+  expect(perSubscriber.every((n) => n > 0)).toBe(true);
+  await Promise.all(subscribers.map((s) => s.close()));
+}, 60_000);
+
+test("unary Pull, Acknowledge and ModifyAckDeadline through the v1 SubscriberClient", async () => {
+  const { topic, sub } = await topicAndSub();
+  for (let i = 0; i < 3; i++) await topic.publishMessage({ data: Buffer.from(`p${i}`) });
+  const [res] = await raw.subscriber.pull({ subscription: sub.name, maxMessages: 10 });
+  const got = res.receivedMessages ?? [];
+  expect(got.map((r) => Buffer.from(r.message!.data as Uint8Array).toString()).sort()).toEqual(["p0", "p1", "p2"]);
+  expect(new Set(got.map((r) => r.ackId)).size).toBe(3);
+  const [first, second, third] = got.map((r) => r.ackId!);
+  await raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first, third] });
+  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [second], ackDeadlineSeconds: 0 });
+  const again = await pullNow(sub.name);
+  expect(again.length).toBe(1);
+  expect(again[0].data).toBe(Buffer.from(got[1].message!.data as Uint8Array).toString());
+  expect(again[0].ackId).not.toBe(second);
+  await raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [again[0].ackId] });
+  expect(await pullNow(sub.name)).toEqual([]);
+}, 15_000);
+
+test("a nacked message is redelivered; deliveryAttempt is 0 without a dead-letter policy", async () => {
+  const { topic, sub } = await topicAndSub();
+  const seen: Message[] = [];
+  sub.on("message", (m: Message) => {
+    seen.push(m);
+    if (seen.length === 1) m.nack();
+    else m.ack();
+  });
+  const id = await topic.publishMessage({ data: Buffer.from("again") });
+  await waitFor(() => seen.length >= 2, 5000, "the redelivery");
+  expect(seen.slice(0, 2).map((m) => m.id)).toEqual([id, id]);
+  expect(seen[1].ackId).not.toBe(seen[0].ackId);
+  expect(seen.map((m) => m.deliveryAttempt)).toEqual(seen.map(() => 0));
+  await sleep(200);
+  expect(seen.length).toBe(2); // acked: no third delivery
+  await sub.close();
+}, 15_000);
+
+test("with a dead-letter policy deliveryAttempt counts 1, 2, 3 across nacks", async () => {
+  const [dlq] = await ps.createTopic(unique("dlq"));
+  const { topic, sub } = await topicAndSub({ deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
+  const attempts: number[] = [];
+  sub.on("message", (m: Message) => {
+    attempts.push(m.deliveryAttempt);
+    if (attempts.length < 3) m.nack();
+    else m.ack();
+  });
+  await topic.publishMessage({ data: Buffer.from("dl") });
+  await waitFor(() => attempts.length >= 3, 5000, "three deliveries");
+  expect(attempts).toEqual([1, 2, 3]);
+  await sub.close();
+}, 15_000);
+
+test("after max_delivery_attempts nacks the message moves to the dead-letter topic", async () => {
+  const [dlq] = await ps.createTopic(unique("dlq"));
+  const [dlqSub] = await dlq.createSubscription(unique("dlqs"));
+  const { topic, sub } = await topicAndSub({ deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
+  const attempts: number[] = [];
+  sub.on("message", (m: Message) => {
+    attempts.push(m.deliveryAttempt);
+    m.nack();
+  });
+  await topic.publishMessage({ data: Buffer.from("poison"), attributes: { origin: "main" } });
+  const [dead] = await receive(dlqSub, 1, { ms: 5000 });
+  expect(dead.data.toString()).toBe("poison");
+  expect(dead.attributes.origin).toBe("main");
+  await sleep(300);
+  expect(attempts).toEqual([1, 2, 3, 4, 5]);
+  await sub.close();
+  await dlqSub.close();
+}, 15_000);
+
+test("an expired ack deadline redelivers the message (pull, modAck 1 s, no ack)", async () => {
+  const { topic, sub } = await topicAndSub({ ackDeadlineSeconds: 10 });
+  await topic.publishMessage({ data: Buffer.from("expire") });
+  const [first] = await pullNow(sub.name);
+  expect(first?.data).toBe("expire");
+  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 1 });
+  expect(await pullNow(sub.name)).toEqual([]); // still leased
+  await sleep(1500);
+  const again = await pullNow(sub.name);
+  expect(again.map((m) => m.data)).toEqual(["expire"]);
+  expect(again[0].ackId).not.toBe(first.ackId);
+  // The first ack id is stale now: acking it leaves the new lease in place.
+  await raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first.ackId] });
+  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [again[0].ackId], ackDeadlineSeconds: 0 });
+  expect((await pullNow(sub.name)).map((m) => m.data)).toEqual(["expire"]);
+}, 15_000);
+
+test("extending the deadline with ModifyAckDeadline prevents redelivery", async () => {
+  const { topic, sub } = await topicAndSub({ ackDeadlineSeconds: 10 });
+  await topic.publishMessage({ data: Buffer.from("extend") });
+  const [first] = await pullNow(sub.name);
+  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 1 });
+  await sleep(600);
+  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 5 });
+  await sleep(1200); // past the 1 s deadline, well before the extended one
+  expect(await pullNow(sub.name)).toEqual([]);
+  await raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first.ackId] });
+  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 0 });
+  expect(await pullNow(sub.name)).toEqual([]); // acked: the late nack of its ack id changes nothing
+}, 15_000);
+
+test("a cancelled stream's unacked messages go to another subscriber after their deadline", async () => {
+  const { topic, sub } = await topicAndSub();
+  for (let i = 0; i < 5; i++) await topic.publishMessage({ data: Buffer.from(`c${i}`) });
+  const stream = openStream(raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
+  await waitFor(() => stream.received.length >= 5, 5000, "the first stream's deliveries");
+  const ackIds = stream.received.map((m) => m.ackId);
+  stream.write({ modifyDeadlineAckIds: ackIds, modifyDeadlineSeconds: ackIds.map(() => 1) });
+  await sleep(100);
+  stream.cancel();
+  await sleep(100);
+  expect(await pullNow(sub.name)).toEqual([]); // leased until the deadline, not nacked by the cancel
+  const got = await receive(sub, 5, { ms: 5000 });
+  expect(got.map((m) => m.data.toString()).sort()).toEqual(["c0", "c1", "c2", "c3", "c4"]);
+  await sub.close();
+}, 15_000);
+
+test("a stream that closes without acking redelivers after the 10 s stream deadline", async () => {
+  const { topic, sub } = await topicAndSub();
+  await topic.publishMessage({ data: Buffer.from("slow") });
+  const stream = openStream(raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
+  await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
+  const at = Date.now();
+  stream.cancel();
+  const [m] = await receive(sub, 1, { ms: 15_000 });
+  expect(m.data.toString()).toBe("slow");
+  expect(Date.now() - at).toBeGreaterThanOrEqual(9000);
+  await sub.close();
+}, 20_000);
