@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"cloud.google.com/go/pubsub/v2"
 	pb "cloud.google.com/go/pubsub/v2/apiv1/pubsubpb"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
 )
 
 func publishAll(t *testing.T, p *pubsub.Publisher, msgs []*pubsub.Message) []string {
@@ -181,6 +183,12 @@ func TestOrderingKeys(t *testing.T) {
 			seq, _ := strconv.Atoi(m.Attributes["seq"])
 			mu.Lock()
 			seen[m.OrderingKey] = append(seen[m.OrderingKey], seq)
+			mu.Unlock()
+			// Uneven handling time: concurrent handling of one key would reorder it.
+			// (The client only serialises a key when the server's StreamingPullResponse
+			// says subscription_properties.message_ordering_enabled.)
+			time.Sleep(time.Duration(rand.IntN(10)) * time.Millisecond)
+			mu.Lock()
 			total++
 			mu.Unlock()
 			m.Ack()
@@ -352,5 +360,84 @@ func TestModifyAckDeadline601IsInvalidArgument(t *testing.T) {
 	wantCode(t, modAck(sub, 601, got[0].AckId), codes.InvalidArgument, "ModifyAckDeadline 601")
 	if err := modAck(sub, 600, got[0].AckId); err != nil {
 		t.Errorf("ModifyAckDeadline 600: %v", err)
+	}
+}
+
+func TestPublishRequestLimits(t *testing.T) {
+	topic := newTopic(t, nil)
+	many := func(n int) []*pb.PubsubMessage {
+		out := make([]*pb.PubsubMessage, n)
+		for i := range out {
+			out[i] = &pb.PubsubMessage{Data: []byte("x")}
+		}
+		return out
+	}
+	wantCode(t, rawPublish(many(1001)...)(topic), codes.InvalidArgument, "1001 messages in one request")
+	if err := rawPublish(many(1000)...)(topic); err != nil {
+		t.Errorf("1000 messages in one request: %v", err)
+	}
+	// 10,000,001 bytes of data: over the 10 MB (decimal) request limit, under 10 MiB.
+	wantCode(t, rawPublish(&pb.PubsubMessage{Data: bytes.Repeat([]byte("x"), 10_000_001)})(topic), codes.InvalidArgument, "10,000,001-byte message")
+}
+
+func TestUnknownUpdateMaskPathIsInvalidArgument(t *testing.T) {
+	ctx := ctxFor(t, wait)
+	topic := newTopic(t, nil)
+	_, err := client.TopicAdminClient.UpdateTopic(ctx, &pb.UpdateTopicRequest{
+		Topic: &pb.Topic{Name: topic}, UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"not_a_field"}},
+	})
+	wantCode(t, err, codes.InvalidArgument, "UpdateTopic not_a_field")
+	sub := newSub(t, topic, nil)
+	_, err = client.SubscriptionAdminClient.UpdateSubscription(ctx, &pb.UpdateSubscriptionRequest{
+		Subscription: &pb.Subscription{Name: sub}, UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"not_a_field"}},
+	})
+	wantCode(t, err, codes.InvalidArgument, "UpdateSubscription not_a_field")
+}
+
+func TestMissingSubscriptionIsNotFound(t *testing.T) {
+	missing := subPath(unique("missing"))
+	_, err := client.SubscriptionAdminClient.Pull(ctxFor(t, wait), &pb.PullRequest{Subscription: missing, MaxMessages: 1})
+	wantCode(t, err, codes.NotFound, "Pull from a missing subscription")
+	// The high-level subscriber returns it from Receive.
+	err = client.Subscriber(missing).Receive(ctxFor(t, wait), func(ctx context.Context, m *pubsub.Message) { m.Ack() })
+	wantCode(t, err, codes.NotFound, "Receive on a missing subscription")
+}
+
+// A handler slower than the 10 s ack deadline: the client extends the lease
+// (ModifyAckDeadline) and the message is not redelivered meanwhile.
+func TestLeaseExtensionBeyondAckDeadline(t *testing.T) {
+	topic := newTopic(t, nil)
+	sub := newSub(t, topic, &pb.Subscription{AckDeadlineSeconds: 10})
+	p := client.Publisher(topic)
+	defer p.Stop()
+	id := publishAll(t, p, []*pubsub.Message{{Data: []byte("slow")}})[0]
+	var mu sync.Mutex
+	var deliveries []string
+	var ackedAt time.Time
+	receive(t, client.Subscriber(sub), wait,
+		func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return !ackedAt.IsZero() && time.Since(ackedAt) > 2*time.Second
+		},
+		func(ctx context.Context, m *pubsub.Message) {
+			mu.Lock()
+			deliveries = append(deliveries, m.ID)
+			first := len(deliveries) == 1
+			mu.Unlock()
+			if first {
+				time.Sleep(14 * time.Second)
+			}
+			m.Ack()
+			mu.Lock()
+			if first {
+				ackedAt = time.Now()
+			}
+			mu.Unlock()
+		})
+	mu.Lock()
+	defer mu.Unlock()
+	if ackedAt.IsZero() || !slices.Equal(deliveries, []string{id}) {
+		t.Errorf("deliveries = %v (acked: %v), want exactly one delivery of %s", deliveries, !ackedAt.IsZero(), id)
 	}
 }

@@ -1,10 +1,10 @@
 """Publishing and receiving through the high-level clients, plus the raw ack calls."""
 
+import random
 import threading
 import time
 from collections import defaultdict
 
-import pytest
 from google.cloud import pubsub_v1
 
 from conftest import pull_for, pull_until
@@ -158,6 +158,8 @@ def test_ordering_keys_streaming(res, subscriber):
     def callback(msg):
         with lock:
             seen[msg.ordering_key].append(int(msg.attributes["seq"]))
+        # Uneven handling time: concurrent handling of one key would reorder it.
+        time.sleep(random.uniform(0, 0.01))
         msg.ack()
 
     run_subscriber(subscriber, sub, callback, done=lambda: sum(len(v) for v in seen.values()) >= 45)
@@ -233,3 +235,34 @@ def test_large_message_round_trip(res, big_subscriber):
     assert len(r.message.data) == len(payload)
     assert r.message.data == payload
     big_subscriber.acknowledge(request={"subscription": sub, "ack_ids": [r.ack_id]}, timeout=30)
+
+
+def test_lease_extension_beyond_ack_deadline(res, publisher, subscriber):
+    """A handler slower than the 10 s ack deadline: the client extends the lease
+    (ModifyAckDeadline) and the message is not redelivered meanwhile."""
+    topic = res.topic()
+    sub = res.subscription(topic, ack_deadline_seconds=10)
+    mid = publisher.publish(topic, b"slow").result(timeout=WAIT)
+    deliveries = []
+    acked = threading.Event()
+
+    def callback(msg):
+        deliveries.append(msg.message_id)
+        if len(deliveries) == 1:
+            time.sleep(14)
+            msg.ack()
+            acked.set()
+        else:
+            msg.ack()
+
+    # Keep streaming 2 s after the ack to catch a late redelivery.
+    end_after_ack = []
+
+    def done():
+        if acked.is_set() and not end_after_ack:
+            end_after_ack.append(time.monotonic() + 2)
+        return bool(end_after_ack) and time.monotonic() > end_after_ack[0]
+
+    run_subscriber(subscriber, sub, callback, done=done)
+    assert acked.is_set()
+    assert deliveries == [mid], f"redelivered while the handler held the lease: {deliveries}"

@@ -82,3 +82,43 @@ def test_modify_ack_deadline_601_is_invalid_argument(res, gapic_publisher, subsc
         retry=None,
         timeout=WAIT,
     )
+
+
+def test_publish_1001_messages_is_invalid_argument(res, gapic_publisher):
+    topic = res.topic()
+    with pytest.raises(exceptions.InvalidArgument):
+        publish_raw(gapic_publisher, topic, *({"data": b"x"} for _ in range(1001)))
+    assert len(publish_raw(gapic_publisher, topic, *({"data": b"x"} for _ in range(1000))).message_ids) == 1000
+
+
+def test_publish_over_10mb_is_invalid_argument(res, gapic_publisher):
+    # 10,000,001 bytes of data: over the 10 MB (decimal) request limit, under 10 MiB.
+    topic = res.topic()
+    with pytest.raises(exceptions.InvalidArgument):
+        publish_raw(gapic_publisher, topic, {"data": b"x" * 10_000_001})
+
+
+def test_unknown_update_mask_path_is_invalid_argument(res, publisher, subscriber):
+    topic = res.topic()
+    with pytest.raises(exceptions.InvalidArgument):
+        publisher.update_topic(
+            request={"topic": {"name": topic}, "update_mask": {"paths": ["not_a_field"]}}, timeout=WAIT
+        )
+    sub = res.subscription(topic)
+    with pytest.raises(exceptions.InvalidArgument):
+        subscriber.update_subscription(
+            request={"subscription": {"name": sub}, "update_mask": {"paths": ["not_a_field"]}}, timeout=WAIT
+        )
+
+
+def test_pull_from_missing_subscription_is_not_found(subscriber):
+    missing = "projects/compat-test/subscriptions/missing-sub-xyz"
+    with pytest.raises(exceptions.NotFound):
+        subscriber.pull(request={"subscription": missing, "max_messages": 1}, retry=None, timeout=WAIT)
+    # The high-level streaming subscriber surfaces it through its future.
+    future = subscriber.subscribe(missing, lambda m: m.ack())
+    try:
+        with pytest.raises(exceptions.NotFound):
+            future.result(timeout=WAIT)
+    finally:
+        future.cancel()
