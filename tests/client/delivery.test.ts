@@ -1,42 +1,27 @@
 /** Delivery through the official client: exactly-once fan-in, unary pull, nack, deadlines, stream cancel. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Message, PubSub } from "@google-cloud/pubsub";
-import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import { openStream, rawClients, sleep, type RawClients } from "../helpers/raw-clients.ts";
+import { expect, test } from "bun:test";
+import type { Message } from "@google-cloud/pubsub";
+import { unique, waitFor } from "../helpers/emulator.ts";
+import { openStream, sleep } from "../helpers/raw-clients.ts";
 import { receive } from "../helpers/receive.ts";
+import { clientSuite } from "../helpers/client-suite.ts";
 
-let emu: TestEmulator;
-let ps: PubSub;
-let raw: RawClients;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  ps = emu.client();
-  raw = rawClients(emu);
-});
-afterAll(async () => {
-  await raw.close();
-  await emu.close();
-});
+const suite = clientSuite();
 
-async function topicAndSub(options: Record<string, unknown> = {}) {
-  const [topic] = await ps.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), options);
-  return { topic, sub };
-}
 
 /** A unary Pull that answers at once; the ack ids and data of what it got. */
 async function pullNow(subscription: string, maxMessages = 100) {
-  const [res] = await raw.subscriber.pull({ subscription, maxMessages, returnImmediately: true });
+  const [res] = await suite.raw.subscriber.pull({ subscription, maxMessages, returnImmediately: true });
   return (res.receivedMessages ?? []).map((r) => ({ ackId: r.ackId!, data: Buffer.from(r.message!.data as Uint8Array).toString() }));
 }
 
 test("10,000 messages are each delivered exactly once across 3 streaming subscribers", async () => {
   const N = 10_000;
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   const counts = new Map<string, number>();
   const perSubscriber = [0, 0, 0];
   const subscribers = [0, 1, 2].map((i) => {
-    const s = emu.client().subscription(sub.name);
+    const s = suite.emu.client().subscription(sub.name);
     s.on("message", (m: Message) => {
       counts.set(m.id, (counts.get(m.id) ?? 0) + 1);
       perSubscriber[i]++;
@@ -59,25 +44,25 @@ test("10,000 messages are each delivered exactly once across 3 streaming subscri
 }, 60_000);
 
 test("unary Pull, Acknowledge and ModifyAckDeadline through the v1 SubscriberClient", async () => {
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   for (let i = 0; i < 3; i++) await topic.publishMessage({ data: Buffer.from(`p${i}`) });
-  const [res] = await raw.subscriber.pull({ subscription: sub.name, maxMessages: 10 });
+  const [res] = await suite.raw.subscriber.pull({ subscription: sub.name, maxMessages: 10 });
   const got = res.receivedMessages ?? [];
   expect(got.map((r) => Buffer.from(r.message!.data as Uint8Array).toString()).sort()).toEqual(["p0", "p1", "p2"]);
   expect(new Set(got.map((r) => r.ackId)).size).toBe(3);
   const [first, second, third] = got.map((r) => r.ackId!);
-  await raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first, third] });
-  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [second], ackDeadlineSeconds: 0 });
+  await suite.raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first, third] });
+  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [second], ackDeadlineSeconds: 0 });
   const again = await pullNow(sub.name);
   expect(again.length).toBe(1);
   expect(again[0].data).toBe(Buffer.from(got[1].message!.data as Uint8Array).toString());
   expect(again[0].ackId).not.toBe(second);
-  await raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [again[0].ackId] });
+  await suite.raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [again[0].ackId] });
   expect(await pullNow(sub.name)).toEqual([]);
 }, 15_000);
 
 test("a nacked message is redelivered; deliveryAttempt is 0 without a dead-letter policy", async () => {
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   const seen: Message[] = [];
   sub.on("message", (m: Message) => {
     seen.push(m);
@@ -95,8 +80,8 @@ test("a nacked message is redelivered; deliveryAttempt is 0 without a dead-lette
 }, 15_000);
 
 test("with a dead-letter policy deliveryAttempt counts 1, 2, 3 across nacks", async () => {
-  const [dlq] = await ps.createTopic(unique("dlq"));
-  const { topic, sub } = await topicAndSub({ deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
+  const [dlq] = await suite.ps.createTopic(unique("dlq"));
+  const { topic, sub } = await suite.topicAndSub({ deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
   const attempts: number[] = [];
   sub.on("message", (m: Message) => {
     attempts.push(m.deliveryAttempt);
@@ -110,9 +95,9 @@ test("with a dead-letter policy deliveryAttempt counts 1, 2, 3 across nacks", as
 }, 15_000);
 
 test("after max_delivery_attempts nacks the message moves to the dead-letter topic", async () => {
-  const [dlq] = await ps.createTopic(unique("dlq"));
+  const [dlq] = await suite.ps.createTopic(unique("dlq"));
   const [dlqSub] = await dlq.createSubscription(unique("dlqs"));
-  const { topic, sub } = await topicAndSub({ deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
+  const { topic, sub } = await suite.topicAndSub({ deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
   const attempts: number[] = [];
   sub.on("message", (m: Message) => {
     attempts.push(m.deliveryAttempt);
@@ -129,40 +114,40 @@ test("after max_delivery_attempts nacks the message moves to the dead-letter top
 }, 15_000);
 
 test("an expired ack deadline redelivers the message (pull, modAck 1 s, no ack)", async () => {
-  const { topic, sub } = await topicAndSub({ ackDeadlineSeconds: 10 });
+  const { topic, sub } = await suite.topicAndSub({ ackDeadlineSeconds: 10 });
   await topic.publishMessage({ data: Buffer.from("expire") });
   const [first] = await pullNow(sub.name);
   expect(first?.data).toBe("expire");
-  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 1 });
+  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 1 });
   expect(await pullNow(sub.name)).toEqual([]); // still leased
   await sleep(1500);
   const again = await pullNow(sub.name);
   expect(again.map((m) => m.data)).toEqual(["expire"]);
   expect(again[0].ackId).not.toBe(first.ackId);
   // The first ack id is stale now: acking it leaves the new lease in place.
-  await raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first.ackId] });
-  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [again[0].ackId], ackDeadlineSeconds: 0 });
+  await suite.raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first.ackId] });
+  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [again[0].ackId], ackDeadlineSeconds: 0 });
   expect((await pullNow(sub.name)).map((m) => m.data)).toEqual(["expire"]);
 }, 15_000);
 
 test("extending the deadline with ModifyAckDeadline prevents redelivery", async () => {
-  const { topic, sub } = await topicAndSub({ ackDeadlineSeconds: 10 });
+  const { topic, sub } = await suite.topicAndSub({ ackDeadlineSeconds: 10 });
   await topic.publishMessage({ data: Buffer.from("extend") });
   const [first] = await pullNow(sub.name);
-  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 1 });
+  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 1 });
   await sleep(600);
-  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 5 });
+  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 5 });
   await sleep(1200); // past the 1 s deadline, well before the extended one
   expect(await pullNow(sub.name)).toEqual([]);
-  await raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first.ackId] });
-  await raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 0 });
+  await suite.raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first.ackId] });
+  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 0 });
   expect(await pullNow(sub.name)).toEqual([]); // acked: the late nack of its ack id changes nothing
 }, 15_000);
 
 test("a cancelled stream's unacked messages go to another subscriber after their deadline", async () => {
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   for (let i = 0; i < 5; i++) await topic.publishMessage({ data: Buffer.from(`c${i}`) });
-  const stream = openStream(raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
+  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
   await waitFor(() => stream.received.length >= 5, 5000, "the first stream's deliveries");
   const ackIds = stream.received.map((m) => m.ackId);
   stream.write({ modifyDeadlineAckIds: ackIds, modifyDeadlineSeconds: ackIds.map(() => 1) });
@@ -176,9 +161,9 @@ test("a cancelled stream's unacked messages go to another subscriber after their
 }, 15_000);
 
 test("a stream that closes without acking redelivers after the 10 s stream deadline", async () => {
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   await topic.publishMessage({ data: Buffer.from("slow") });
-  const stream = openStream(raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
+  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
   await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
   const at = Date.now();
   stream.cancel();

@@ -1,35 +1,20 @@
 /** Flow control: the official client's limits end to end, and the server's own limits on a raw stream. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Message, PubSub } from "@google-cloud/pubsub";
-import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import { openStream, rawClients, sleep, type RawClients } from "../helpers/raw-clients.ts";
+import { expect, test } from "bun:test";
+import type { Message } from "@google-cloud/pubsub";
+import { unique, waitFor } from "../helpers/emulator.ts";
+import { openStream, sleep } from "../helpers/raw-clients.ts";
+import { clientSuite } from "../helpers/client-suite.ts";
 
-let emu: TestEmulator;
-let ps: PubSub;
-let raw: RawClients;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  ps = emu.client();
-  raw = rawClients(emu);
-});
-afterAll(async () => {
-  await raw.close();
-  await emu.close();
-});
+const suite = clientSuite();
 
-async function topicAndSub() {
-  const [topic] = await ps.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"));
-  return { topic, sub };
-}
 
 async function publishN(topic: { publishMessage(m: { data: Buffer }): Promise<string> }, n: number, bytes = 1) {
   await Promise.all(Array.from({ length: n }, (_, i) => topic.publishMessage({ data: Buffer.alloc(bytes, i % 256) })));
 }
 
 test("maxMessages 5 without excess: the handler never holds more than 5 unacked messages", async () => {
-  const { topic, sub: created } = await topicAndSub();
-  const sub = ps.subscription(created.name, { flowControl: { maxMessages: 5, allowExcessMessages: false } });
+  const { topic, sub: created } = await suite.topicAndSub();
+  const sub = suite.ps.subscription(created.name, { flowControl: { maxMessages: 5, allowExcessMessages: false } });
   let inHand = 0;
   let maxInHand = 0;
   let handled = 0;
@@ -63,9 +48,9 @@ test("maxMessages 5 without excess: the handler never holds more than 5 unacked 
 }, 20_000);
 
 test("the server sends at most max_outstanding_messages unacked messages on a stream", async () => {
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   await publishN(topic, 20);
-  const stream = openStream(raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingMessages: 5 });
+  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingMessages: 5 });
   await waitFor(() => stream.received.length >= 5, 5000, "five deliveries");
   await sleep(300);
   expect(stream.received.length).toBe(5);
@@ -90,9 +75,9 @@ test("the server stops sending once max_outstanding_bytes is reached, and only t
   // that have not yet been acked or nacked, the server will stop sending more messages. The sending
   // of messages resumes once the number of outstanding bytes is less than this value."
   // With 1000-byte messages and a 2500-byte limit: 0, 1000 and 2000 are below it, 3000 is not.
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   await publishN(topic, 10, 1000);
-  const stream = openStream(raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingBytes: 2500 });
+  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingBytes: 2500 });
   await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
   await sleep(300);
   expect(stream.received.length).toBe(3);
@@ -100,9 +85,9 @@ test("the server stops sending once max_outstanding_bytes is reached, and only t
 }, 15_000);
 
 test("a message larger than max_outstanding_bytes is still delivered when nothing is outstanding", async () => {
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   await publishN(topic, 3, 4000);
-  const stream = openStream(raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingBytes: 1000 });
+  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingBytes: 1000 });
   await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
   await sleep(300);
   expect(stream.received.length).toBe(1);

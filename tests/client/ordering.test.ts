@@ -1,24 +1,14 @@
 /** Message ordering through the official client: per-key order, in-order redelivery after a nack. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Message, PubSub } from "@google-cloud/pubsub";
-import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import { grpcCode, rawClients, type RawClients } from "../helpers/raw-clients.ts";
+import { expect, test } from "bun:test";
+import type { Message } from "@google-cloud/pubsub";
+import { unique, waitFor } from "../helpers/emulator.ts";
+import { grpcCode } from "../helpers/raw-clients.ts";
 import { receive } from "../helpers/receive.ts";
+import { clientSuite } from "../helpers/client-suite.ts";
 
 const FAILED_PRECONDITION = 9;
 
-let emu: TestEmulator;
-let ps: PubSub;
-let raw: RawClients;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  ps = emu.client();
-  raw = rawClients(emu);
-});
-afterAll(async () => {
-  await raw.close();
-  await emu.close();
-});
+const suite = clientSuite();
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
@@ -33,9 +23,9 @@ test("8 keys × 500 messages arrive in per-key order; a nack redelivers its key 
   const PER_KEY = 500;
   const NACK_KEY = "key-3";
   const NACK_AT = 250;
-  const [topic] = await ps.createTopic(unique("t"));
+  const [topic] = await suite.ps.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { enableMessageOrdering: true });
-  const publisher = ps.topic(topic.name, { messageOrdering: true, batching: { maxMessages: 100, maxMilliseconds: 5 } });
+  const publisher = suite.ps.topic(topic.name, { messageOrdering: true, batching: { maxMessages: 100, maxMilliseconds: 5 } });
 
   const log = new Map<string, number[]>(); // every delivery, per key, in handler order
   const acked = new Map<string, number[]>();
@@ -88,23 +78,23 @@ test("8 keys × 500 messages arrive in per-key order; a nack redelivers its key 
 }, 60_000);
 
 test("a publish mixing ordering keys is rejected with FAILED_PRECONDITION", async () => {
-  const [topic] = await ps.createTopic(unique("t"));
+  const [topic] = await suite.ps.createTopic(unique("t"));
   const mixed = [
     { data: Buffer.from("a"), orderingKey: "a" },
     { data: Buffer.from("b"), orderingKey: "b" },
   ];
-  expect(await grpcCode(raw.publisher.publish({ topic: topic.name, messages: mixed }))).toBe(FAILED_PRECONDITION);
+  expect(await grpcCode(suite.raw.publisher.publish({ topic: topic.name, messages: mixed }))).toBe(FAILED_PRECONDITION);
   const keyAndNone = [{ data: Buffer.from("a"), orderingKey: "a" }, { data: Buffer.from("b") }];
-  expect(await grpcCode(raw.publisher.publish({ topic: topic.name, messages: keyAndNone }))).toBe(FAILED_PRECONDITION);
-  const [ok] = await raw.publisher.publish({ topic: topic.name, messages: mixed.map((m) => ({ ...m, orderingKey: "same" })) });
+  expect(await grpcCode(suite.raw.publisher.publish({ topic: topic.name, messages: keyAndNone }))).toBe(FAILED_PRECONDITION);
+  const [ok] = await suite.raw.publisher.publish({ topic: topic.name, messages: mixed.map((m) => ({ ...m, orderingKey: "same" })) });
   expect(ok.messageIds?.length).toBe(2);
 }, 10_000);
 
 test("messages of one key published in separate requests arrive in publish order", async () => {
-  const [topic] = await ps.createTopic(unique("t"));
+  const [topic] = await suite.ps.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { enableMessageOrdering: true });
   for (let i = 0; i < 20; i++) {
-    await raw.publisher.publish({ topic: topic.name, messages: [{ data: Buffer.from(String(i)), orderingKey: "k" }] });
+    await suite.raw.publisher.publish({ topic: topic.name, messages: [{ data: Buffer.from(String(i)), orderingKey: "k" }] });
   }
   const got = await receive(sub, 20);
   expect(got.map((m) => Number(m.data.toString()))).toEqual(range(0, 20));

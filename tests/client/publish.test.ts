@@ -1,35 +1,19 @@
 /** Publishing through the official client: exact round trips, large messages, validation errors. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { PubSub } from "@google-cloud/pubsub";
-import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
-import { grpcCode, rawClients, subPath, topicPath, type RawClients } from "../helpers/raw-clients.ts";
+import { expect, test } from "bun:test";
+import { unique } from "../helpers/emulator.ts";
+import { grpcCode, subPath, topicPath } from "../helpers/raw-clients.ts";
 import { receive } from "../helpers/receive.ts";
+import { clientSuite } from "../helpers/client-suite.ts";
 
 const INVALID_ARGUMENT = 3;
 const T = 15_000;
 
-let emu: TestEmulator;
-let ps: PubSub;
-let raw: RawClients;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  ps = emu.client();
-  raw = rawClients(emu);
-});
-afterAll(async () => {
-  await raw.close();
-  await emu.close();
-});
+const suite = clientSuite();
 
-async function topicAndSub() {
-  const [topic] = await ps.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"));
-  return { topic, sub };
-}
 
 test("binary data with all 256 byte values, unicode attributes and ordering key read back exactly", async () => {
-  const { topic, sub } = await topicAndSub();
-  const ordered = ps.topic(topic.name, { messageOrdering: true });
+  const { topic, sub } = await suite.topicAndSub();
+  const ordered = suite.ps.topic(topic.name, { messageOrdering: true });
   const data = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7 + 3) % 256));
   expect(new Set(data).size).toBe(256);
   const attributes = { "ключ": "значение", emoji: "🚀✨ ok", cjk: "日本語テキスト", empty: "", "a.b/c": "x=y&z" };
@@ -47,7 +31,7 @@ test("binary data with all 256 byte values, unicode attributes and ordering key 
 }, T);
 
 test("message ids are unique and match the ids publish returned", async () => {
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => topic.publishMessage({ data: Buffer.from(`m${i}`) })));
   expect(new Set(ids).size).toBe(50);
   const got = await receive(sub, 50);
@@ -57,7 +41,7 @@ test("message ids are unique and match the ids publish returned", async () => {
 }, T);
 
 test("attributes-only and data-only messages round-trip", async () => {
-  const { topic, sub } = await topicAndSub();
+  const { topic, sub } = await suite.topicAndSub();
   await topic.publishMessage({ attributes: { only: "attrs" } });
   await topic.publishMessage({ data: Buffer.from([0]) });
   const got = await receive(sub, 2);
@@ -70,7 +54,7 @@ test("attributes-only and data-only messages round-trip", async () => {
 }, T);
 
 test("a 9 MB message round-trips intact", async () => {
-  const big = emu.client({ "grpc.max_receive_message_length": 20 * 1024 * 1024 } as never);
+  const big = suite.emu.client({ "grpc.max_receive_message_length": 20 * 1024 * 1024 } as never);
   const [topic] = await big.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"));
   const data = Buffer.alloc(9 * 1024 * 1024);
@@ -85,7 +69,7 @@ test("a 9 MB message round-trips intact", async () => {
 }, 20_000);
 
 test("a message with 101 attributes is rejected with INVALID_ARGUMENT", async () => {
-  const { topic } = await topicAndSub();
+  const { topic } = await suite.topicAndSub();
   const attributes = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, "v"]));
   expect(await grpcCode(topic.publishMessage({ data: Buffer.from("x"), attributes }))).toBe(INVALID_ARGUMENT);
   const hundred = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, "v"]));
@@ -93,12 +77,12 @@ test("a message with 101 attributes is rejected with INVALID_ARGUMENT", async ()
 }, T);
 
 test("an empty message is rejected with INVALID_ARGUMENT", async () => {
-  const { topic } = await topicAndSub();
+  const { topic } = await suite.topicAndSub();
   expect(await grpcCode(topic.publishMessage({ data: Buffer.alloc(0) }))).toBe(INVALID_ARGUMENT);
 }, T);
 
 test("oversized attribute keys and values are rejected with INVALID_ARGUMENT", async () => {
-  const { topic } = await topicAndSub();
+  const { topic } = await suite.topicAndSub();
   const data = Buffer.from("x");
   expect(await grpcCode(topic.publishMessage({ data, attributes: { ["k".repeat(257)]: "v" } }))).toBe(INVALID_ARGUMENT);
   expect(await grpcCode(topic.publishMessage({ data, attributes: { k: "v".repeat(1025) } }))).toBe(INVALID_ARGUMENT);
@@ -108,21 +92,21 @@ test("oversized attribute keys and values are rejected with INVALID_ARGUMENT", a
 }, T);
 
 test("a raw publish of 1001 messages, or of none, is rejected with INVALID_ARGUMENT", async () => {
-  const { topic } = await topicAndSub();
+  const { topic } = await suite.topicAndSub();
   const messages = Array.from({ length: 1001 }, () => ({ data: Buffer.from("x") }));
-  expect(await grpcCode(raw.publisher.publish({ topic: topic.name, messages }))).toBe(INVALID_ARGUMENT);
-  expect(await grpcCode(raw.publisher.publish({ topic: topic.name, messages: [] }))).toBe(INVALID_ARGUMENT);
-  const [ok] = await raw.publisher.publish({ topic: topic.name, messages: messages.slice(1) });
+  expect(await grpcCode(suite.raw.publisher.publish({ topic: topic.name, messages }))).toBe(INVALID_ARGUMENT);
+  expect(await grpcCode(suite.raw.publisher.publish({ topic: topic.name, messages: [] }))).toBe(INVALID_ARGUMENT);
+  const [ok] = await suite.raw.publisher.publish({ topic: topic.name, messages: messages.slice(1) });
   expect(ok.messageIds?.length).toBe(1000);
 }, T);
 
 test("data over 10 MB is rejected with INVALID_ARGUMENT and nothing is delivered", async () => {
   const tid = unique("t");
   const sid = unique("s");
-  await raw.publisher.createTopic({ name: topicPath(tid) });
-  await raw.subscriber.createSubscription({ name: subPath(sid), topic: topicPath(tid) });
+  await suite.raw.publisher.createTopic({ name: topicPath(tid) });
+  await suite.raw.subscriber.createSubscription({ name: subPath(sid), topic: topicPath(tid) });
   const data = Buffer.alloc(10_000_001, 1);
-  expect(await grpcCode(raw.publisher.publish({ topic: topicPath(tid), messages: [{ data }] }))).toBe(INVALID_ARGUMENT);
-  const [res] = await raw.subscriber.pull({ subscription: subPath(sid), maxMessages: 10, returnImmediately: true });
+  expect(await grpcCode(suite.raw.publisher.publish({ topic: topicPath(tid), messages: [{ data }] }))).toBe(INVALID_ARGUMENT);
+  const [res] = await suite.raw.subscriber.pull({ subscription: subPath(sid), maxMessages: 10, returnImmediately: true });
   expect(res.receivedMessages ?? []).toHaveLength(0);
 }, T);

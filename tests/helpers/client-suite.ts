@@ -1,0 +1,33 @@
+/** One emulator per test file, with an official client, raw GAPIC clients and a topic+sub maker. */
+import { afterAll, beforeAll } from "bun:test";
+import type { PubSub, Subscription, Topic } from "@google-cloud/pubsub";
+import { startTestEmulator, unique, type TestEmulator } from "./emulator.ts";
+import { rawClients, type RawClients } from "./raw-clients.ts";
+
+export interface ClientSuite {
+  emu: TestEmulator;
+  ps: PubSub;
+  raw: RawClients;
+  /** A fresh topic with one fresh subscription created with `options`. */
+  topicAndSub(options?: Record<string, unknown>): Promise<{ topic: Topic; sub: Subscription }>;
+}
+
+export function clientSuite(): ClientSuite {
+  const s = {
+    async topicAndSub(options: Record<string, unknown> = {}) {
+      const [topic] = await s.ps.createTopic(unique("t"));
+      const [sub] = await topic.createSubscription(unique("s"), options);
+      return { topic, sub };
+    },
+  } as ClientSuite;
+  beforeAll(async () => {
+    s.emu = await startTestEmulator();
+    s.ps = s.emu.client();
+    s.raw = rawClients(s.emu);
+  });
+  afterAll(async () => {
+    await s.raw.close();
+    await s.emu.close();
+  });
+  return s;
+}
