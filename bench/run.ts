@@ -1,0 +1,146 @@
+// Benchmark runner.
+//
+//   bun bench/run.ts [scenario…] [--target host:port] [--server ours|reference] [--quick]
+//                    [--duration s] [--smol] [--ceiling msg/s] [--repeat n]
+//
+// Without --target, each scenario gets a fresh server child on a free loopback port
+// (`bun [--smol] src/main.ts --host-port 127.0.0.1:0`, or bench/reference/server.ts), and
+// server RSS/CPU are read from /proc/<pid>. With --target, server figures come from
+// GET http://<target>/metrics, or are reported as unknown.
+import { join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { startServer, remoteServer, ROOT, type ServerHandle } from "./lib/server.ts";
+import { environment, envText, finish, notes, table, writeReport, row, type Ctx, type Row } from "./lib/report.ts";
+import { sleep } from "./lib/stats.ts";
+import { waitForQuiet } from "./lib/monitor.ts";
+
+export const SCENARIOS: Record<string, string> = {
+  throughput: "./scenarios/throughput.ts",
+  firehose: "./scenarios/firehose.ts",
+  fanout: "./scenarios/fanout.ts",
+  "thundering-herd": "./scenarios/thundering-herd.ts",
+  latency: "./scenarios/latency.ts",
+  pull: "./scenarios/pull.ts",
+  ordering: "./scenarios/ordering.ts",
+  saturation: "./scenarios/saturation.ts",
+  soak: "./scenarios/soak.ts",
+};
+const ALIASES: Record<string, string> = { herd: "thundering-herd", "fan-out": "fanout" };
+
+interface Opts {
+  scenarios: string[]; target: string | null; server: "ours" | "reference"; quick: boolean;
+  duration: number | null; smol: boolean; ceiling: number | null; repeat: number | null;
+}
+
+function usage(msg?: string): never {
+  if (msg) console.error(msg);
+  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n]`);
+  process.exit(2);
+}
+
+function parse(argv: string[]): Opts {
+  const o: Opts = { scenarios: [], target: null, server: "ours", quick: false, duration: null, smol: false, ceiling: null, repeat: null };
+  const num = (v: string | undefined, name: string) => {
+    const n = Number(v);
+    if (!v || !Number.isFinite(n) || n <= 0) usage(`${name} needs a positive number`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--target") o.target = argv[++i] ?? usage("--target needs host:port");
+    else if (a === "--server") {
+      const v = argv[++i];
+      if (v !== "ours" && v !== "reference") usage("--server is ours or reference");
+      o.server = v;
+    } else if (a === "--quick") o.quick = true;
+    else if (a === "--smol") o.smol = true;
+    else if (a === "--duration") o.duration = num(argv[++i], a);
+    else if (a === "--ceiling") o.ceiling = num(argv[++i], a);
+    else if (a === "--repeat") o.repeat = Math.round(num(argv[++i], a));
+    else if (a === "-h" || a === "--help") usage();
+    else if (a.startsWith("-")) usage(`unknown option ${a}`);
+    else {
+      const name = ALIASES[a] ?? a;
+      if (!SCENARIOS[name]) usage(`unknown scenario ${a}`);
+      o.scenarios.push(name);
+    }
+  }
+  if (!o.scenarios.length) o.scenarios = Object.keys(SCENARIOS);
+  return o;
+}
+
+function stamp() { return new Date().toISOString().replace(/[:]/g, "").replace(/\..*/, ""); }
+
+/** Upper bound for one scenario, so a wedged server cannot hang the run. */
+function budgetMs(name: string, o: Opts): number {
+  const d = o.duration ?? 0;
+  if (name === "soak") return (d || (o.quick ? 30 : 300)) * 1000 + 180_000;
+  return (o.quick ? 240_000 : 900_000) + d * 1000 * 12;
+}
+
+export async function main(argv: string[]) {
+  const o = parse(argv);
+  const label = o.target ? "target" : o.server + (o.smol ? "-smol" : "");
+  const stem = `${stamp()}-${label}${o.quick ? "-quick" : ""}`;
+  const dir = join(ROOT, "bench/results");
+  const rows: Row[] = [];
+  let env: ReturnType<typeof environment> | null = null;
+  let ceiling = o.ceiling;
+  const t0 = performance.now();
+  mkdirSync(dir, { recursive: true });
+
+  for (const name of o.scenarios) {
+    console.log(`\n== ${name} (${label}${o.quick ? ", quick" : ""})`);
+    // The host may be shared: wait (bounded) for other load to pass, and say if it did not.
+    const busy = await waitForQuiet(o.quick ? 20_000 : 60_000);
+    if (busy != null && busy >= 25) console.log(`  host busy (${busy.toFixed(0)} % CPU from other processes); figures will be noisy — see "other CPU%"`);
+    let server: ServerHandle;
+    try {
+      server = o.target ? remoteServer(o.target)
+        : await startServer({ kind: o.server, smol: o.smol, logFile: join(dir, `${stem}.${name}.server.log`) });
+    } catch (e: any) {
+      console.error(`  cannot start server: ${e.message}`);
+      rows.push(failRow(name, `server start: ${e.message}`));
+      continue;
+    }
+    env ??= environment(server, argv);
+    const ctx: Ctx = { server, target: server.target, quick: o.quick, duration: o.duration, ceiling, repeat: o.repeat,
+      log: (m) => console.log(`  ${m}`) };
+    const budget = budgetMs(name, o);
+    try {
+      const mod = await import(SCENARIOS[name]!);
+      const out: Row[] = await Promise.race([
+        mod.run(ctx),
+        sleep(budget).then(() => { throw new Error(`scenario exceeded its ${budget / 1000} s budget`); }),
+      ]);
+      const hwm = server.peakRssBytes();
+      for (const r of out) { if (hwm != null) r.extra.serverLifetimePeakRssMB = hwm / 2 ** 20; rows.push(finish(r)); }
+      console.log(table(out));
+    } catch (e: any) {
+      console.error(`  FAILED: ${e?.stack ?? e}`);
+      rows.push(failRow(name, String(e?.message ?? e)));
+    }
+    ceiling = ctx.ceiling;
+    const code = server.exited();
+    if (code !== null) {
+      console.error(`  server exited during ${name} with code ${code}`);
+      rows.push(failRow(name, `server exited with code ${code}`));
+    }
+    await server.stop();
+  }
+
+  if (!env) env = environment(remoteServer(o.target ?? "none"), argv);
+  const text = [`pubsub-emulator bench — ${label}${o.quick ? " (quick)" : ""}, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    envText(env), "", table(rows), "", notes(rows)].join("\n");
+  console.log("\n" + text);
+  writeReport(dir, stem, env, rows, text, { ceiling });
+  console.log(`\nwritten: bench/results/${stem}.{json,txt}`);
+  process.exit(rows.some((r) => r.pass === false) ? 1 : 0);
+}
+
+function failRow(scenario: string, why: string): Row {
+  return row({ scenario, variant: "FAILED", pass: false, criterion: why, errors: 1, errorKinds: { [why.slice(0, 120)]: 1 },
+    resources: { wallS: 0, server: { peakRssBytes: null, peakHeapBytes: null, cpuPct: null, fdsEnd: null, fdsPeak: null }, client: { peakRssBytes: 0, peakHeapBytes: 0, cpuPct: 0 }, machine: { busyPct: null, otherPct: null, loadavg1: 0 } } });
+}
+
+if (import.meta.main) await main(process.argv.slice(2));

@@ -1,0 +1,49 @@
+// Firehose — ingestion ceiling. 1 topic, 0 subscriptions, one publisher client with
+// default batching (100 msgs / 1 MB / 10 ms). Closed loop: at most 300 publishes and 2 MB
+// outstanding (about three client batches; larger windows add no throughput here, only a
+// starvation tail in the client's HTTP/2 send queue: with 64 × 1 MB outstanding some
+// publishes wait seconds). Latency is the publishMessage() promise time (incl. batching).
+import { Flow, flowRow, measured, uniqueName } from "../lib/flow.ts";
+import { meanBytes, payloadFn } from "../lib/payload.ts";
+import type { Ctx, Row } from "../lib/report.ts";
+
+export const about = "1 topic, 0 subs, closed-loop publish; 1KB/10KB/1MB and the spec's size mixes";
+
+const WINDOW = 300;
+const WINDOW_BYTES = 2 * 2 ** 20;
+const CRITERIA: Record<string, number> = { "1KB": 50, "1MB": 200 }; // p99 publish ms (spec)
+
+export async function run(ctx: Ctx): Promise<Row[]> {
+  const variants = ctx.quick
+    ? ["1KB", "10KB", "1MB", "full-spectrum"]
+    : ["1KB", "10KB", "500KB", "1MB", "mixed", "mixed-heavy", "full-spectrum"];
+  const warm = ctx.quick ? 1 : 3;
+  const meas = ctx.duration ?? (ctx.quick ? 3 : 10);
+  const rows: Row[] = [];
+  for (const payload of variants) {
+    Bun.gc(true);
+    const flow = await Flow.create({ target: ctx.target, name: uniqueName("fh"), subs: 0 });
+    try {
+      const pay = payloadFn(payload);
+      await flow.closedLoop({ ms: warm * 1000, window: WINDOW, windowBytes: WINDOW_BYTES, payload: pay });
+      await flow.drain(5000, 30000);
+      flow.startMeasuring();
+      const [[a, b], res] = await measured(ctx, async () => {
+        const a = flow.mark();
+        await flow.closedLoop({ ms: meas * 1000, window: WINDOW, windowBytes: WINDOW_BYTES, payload: pay });
+        await flow.drain(5000, 30000); // count only completed publishes, and all of them
+        return [a, flow.mark()] as const;
+      });
+      const limit = CRITERIA[payload];
+      const r = flowRow({ scenario: "firehose", variant: payload, flow, a, b, res, kind: "publish",
+        config: { payload, meanBytes: meanBytes(payload), window: WINDOW, windowBytes: WINDOW_BYTES, warmupS: warm, measureS: meas } });
+      r.pass = limit != null ? (r.latency.p99 ?? Infinity) < limit && r.errors === 0 : r.errors === 0 ? null : false;
+      r.criterion = limit != null ? `p99 publish < ${limit} ms, no errors` : "no errors";
+      ctx.log(`firehose/${payload}: ${Math.round(r.msgsPerSec ?? 0)} msg/s ${r.mbPerSec?.toFixed(1)} MB/s p99 ${r.latency.p99?.toFixed(1)} ms errors ${r.errors}`);
+      rows.push(r);
+    } finally { await flow.close(); }
+  }
+  return rows;
+}
+
+if (import.meta.main) await (await import("../run.ts")).main(["firehose", ...process.argv.slice(2)]);
