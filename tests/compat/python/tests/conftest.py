@@ -142,3 +142,21 @@ def pull_until(subscriber, subscription, want, within, max_messages=100):
 def pull_for(subscriber, subscription, seconds, max_messages=100):
     """Everything Pull returns during a fixed window (used to assert 'nothing comes')."""
     return pull_until(subscriber, subscription, want=10**9, within=seconds, max_messages=max_messages)
+
+
+def run_subscriber(subscriber, sub, callback, done, flow_control=None, within=30):
+    """Streaming-pull with the high-level subscriber until done() or the deadline."""
+    kwargs = {"flow_control": flow_control} if flow_control else {}
+    future = subscriber.subscribe(sub, callback, **kwargs)
+    end = time.monotonic() + within
+    try:
+        while not done() and time.monotonic() < end:
+            if future.done():  # the stream failed: surface the error
+                future.result(timeout=1)
+            time.sleep(0.05)
+    finally:
+        future.cancel()
+        try:
+            future.result(timeout=10)
+        except Exception:
+            pass

@@ -7,27 +7,9 @@ from collections import defaultdict
 
 from google.cloud import pubsub_v1
 
-from conftest import pull_for, pull_until
+from conftest import pull_for, pull_until, run_subscriber
 
 WAIT = 30  # upper bound for any "eventually" in this file, seconds
-
-
-def run_subscriber(subscriber, sub, callback, done, flow_control=None, within=WAIT):
-    """Streaming-pull with the high-level subscriber until done() or the deadline."""
-    kwargs = {"flow_control": flow_control} if flow_control else {}
-    future = subscriber.subscribe(sub, callback, **kwargs)
-    end = time.monotonic() + within
-    try:
-        while not done() and time.monotonic() < end:
-            if future.done():  # the stream failed: surface the error
-                future.result(timeout=1)
-            time.sleep(0.05)
-    finally:
-        future.cancel()
-        try:
-            future.result(timeout=10)
-        except Exception:
-            pass
 
 
 def test_batched_publish_with_attributes_and_unary_pull(res, subscriber):
