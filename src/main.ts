@@ -1,6 +1,5 @@
 /** Composition root: config → emulator → signal handling. */
 import { loadConfig, usage } from "./config.ts";
-import { startEmulator } from "./emulator.ts";
 import { log, setLogLevel } from "./log.ts";
 
 const argv = process.argv.slice(2);
@@ -18,6 +17,8 @@ try {
 }
 setLogLevel(config.logLevel);
 
+// Imported after --help and config checks so they answer without loading gRPC and the protos.
+const { startEmulator } = await import("./emulator.ts");
 const emulator = await startEmulator(config).catch((e: Error) => {
   log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
   process.exit(1);

@@ -224,17 +224,18 @@ export class Broker {
 
   /** The subscription object itself, for adapters that hold it across calls (streams). */
   subscription(name: string): Subscription {
-    parseName(name, "subscriptions", "subscription");
+    // Stored names were validated on create: validate only on a miss, to tell 3 from 5.
     const sub = this.subs.get(name);
-    if (!sub) throw notFound(name);
-    return sub;
+    if (sub) return sub;
+    parseName(name, "subscriptions", "subscription");
+    throw notFound(name);
   }
 
   private topic(name: string): Topic {
-    parseName(name, "topics", "topic");
     const topic = this.topics.get(name);
-    if (!topic) throw notFound(name);
-    return topic;
+    if (topic) return topic;
+    parseName(name, "topics", "topic");
+    throw notFound(name);
   }
 
   /** Dead-lettering republishes to the policy's topic; false (keep redelivering) if it is gone. */

@@ -1,14 +1,18 @@
-/** Loads the vendored protos once; every gRPC adapter shares the definitions. */
+/**
+ * Loads the vendored protos once, from the pre-parsed descriptor (protos/generate.ts writes it
+ * from the .proto files); every gRPC adapter shares the definitions.
+ */
 import * as grpc from "@grpc/grpc-js";
 import * as loader from "@grpc/proto-loader";
-import { fileURLToPath } from "node:url";
+import descriptor from "../../protos/descriptor.json" with { type: "json" };
 
-const PROTOS = fileURLToPath(new URL("../../protos", import.meta.url));
-
-export const packageDefinition = loader.loadSync(
-  ["google/pubsub/v1/pubsub.proto", "google/pubsub/v1/schema.proto", "google/iam/v1/iam_policy.proto"],
-  { includeDirs: [PROTOS], keepCase: false, longs: Number, enums: String, defaults: false, oneofs: true },
-);
+export const packageDefinition = loader.fromJSON(descriptor, {
+  keepCase: false,
+  longs: Number,
+  enums: String,
+  defaults: false,
+  oneofs: true,
+});
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const root = grpc.loadPackageDefinition(packageDefinition) as any;

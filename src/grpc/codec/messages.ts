@@ -37,17 +37,19 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
     const tag = r.varint();
     if (tag === 0x0a) m.data = r.bytes();
     else if (tag === 0x12) {
-      const [s, e] = r.span();
-      const entry = new Reader(buf, e);
-      entry.pos = s;
+      // A map entry: inline reads, since messages may carry up to 100 of them.
+      const len = r.varint();
+      const end = r.pos + len;
+      if (end > r.end) throw new Malformed("attribute entry runs past its message");
       let key = "";
       let value = "";
-      while (!entry.done) {
-        const t = entry.varint();
-        if (t === 0x0a) key = entry.string();
-        else if (t === 0x12) value = entry.string();
-        else entry.skip(t & 7);
+      while (r.pos < end) {
+        const t = r.varint();
+        if (t === 0x0a) key = r.string();
+        else if (t === 0x12) value = r.string();
+        else r.skip(t & 7);
       }
+      if (r.pos !== end) throw new Malformed("attribute entry overruns its length");
       (m.attributes ??= {})[key] = value;
     } else if (tag === 0x2a) m.orderingKey = r.string();
     else r.skip(tag & 7);

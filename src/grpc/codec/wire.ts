@@ -52,8 +52,12 @@ export class Reader {
   }
 
   string(): string {
-    const [s, e] = this.span();
-    return this.buf.toString("utf8", s, e);
+    const len = this.varint();
+    const start = this.pos;
+    const end = start + len;
+    if (end > this.end) throw new Malformed("string runs past its message");
+    this.pos = end;
+    return this.buf.utf8Slice(start, end);
   }
 
   /** For ids we issued ourselves (ASCII): cheaper than UTF-8 decoding. */
@@ -139,6 +143,7 @@ export class Writer {
 declare global {
   interface Buffer {
     latin1Slice?(start: number, end: number): string;
+    utf8Slice(start: number, end: number): string;
     latin1Write(s: string, offset: number): number;
     utf8Write(s: string, offset: number): number;
   }
