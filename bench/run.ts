@@ -1,7 +1,7 @@
 // Benchmark runner.
 //
 //   bun bench/run.ts [scenario…] [--target host:port] [--server ours|reference] [--quick]
-//                    [--duration s] [--smol] [--ceiling msg/s] [--repeat n]
+//                    [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]…
 //
 // Without --target, each scenario gets a fresh server child on a free loopback port
 // (`bun [--smol] src/main.ts --host-port 127.0.0.1:0`, or bench/reference/server.ts), and
@@ -29,17 +29,17 @@ const ALIASES: Record<string, string> = { herd: "thundering-herd", "fan-out": "f
 
 interface Opts {
   scenarios: string[]; target: string | null; server: "ours" | "reference"; quick: boolean;
-  duration: number | null; smol: boolean; ceiling: number | null; repeat: number | null;
+  duration: number | null; smol: boolean; ceiling: number | null; repeat: number | null; serverArgs: string[];
 }
 
 function usage(msg?: string): never {
   if (msg) console.error(msg);
-  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n]`);
+  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]…`);
   process.exit(2);
 }
 
 function parse(argv: string[]): Opts {
-  const o: Opts = { scenarios: [], target: null, server: "ours", quick: false, duration: null, smol: false, ceiling: null, repeat: null };
+  const o: Opts = { scenarios: [], target: null, server: "ours", quick: false, duration: null, smol: false, ceiling: null, repeat: null, serverArgs: [] };
   const num = (v: string | undefined, name: string) => {
     const n = Number(v);
     if (!v || !Number.isFinite(n) || n <= 0) usage(`${name} needs a positive number`);
@@ -57,6 +57,7 @@ function parse(argv: string[]): Opts {
     else if (a === "--duration") o.duration = num(argv[++i], a);
     else if (a === "--ceiling") o.ceiling = num(argv[++i], a);
     else if (a === "--repeat") o.repeat = Math.round(num(argv[++i], a));
+    else if (a === "--server-arg") o.serverArgs.push(argv[++i] ?? usage("--server-arg needs a value"));
     else if (a === "-h" || a === "--help") usage();
     else if (a.startsWith("-")) usage(`unknown option ${a}`);
     else {
@@ -97,7 +98,7 @@ export async function main(argv: string[]) {
     let server: ServerHandle;
     try {
       server = o.target ? remoteServer(o.target)
-        : await startServer({ kind: o.server, smol: o.smol, logFile: join(dir, `${stem}.${name}.server.log`) });
+        : await startServer({ kind: o.server, smol: o.smol, args: o.serverArgs, logFile: join(dir, `${stem}.${name}.server.log`) });
     } catch (e: any) {
       console.error(`  cannot start server: ${e.message}`);
       rows.push(failRow(name, `server start: ${e.message}`));

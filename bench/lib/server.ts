@@ -73,11 +73,11 @@ export function remoteServer(target: string): ServerHandle {
   };
 }
 
-export interface StartOptions { kind: "ours" | "reference"; smol: boolean; logFile: string; timeoutMs?: number }
+export interface StartOptions { kind: "ours" | "reference"; smol: boolean; args?: string[]; logFile: string; timeoutMs?: number }
 
 export async function startServer(o: StartOptions): Promise<ServerHandle> {
   const script = o.kind === "ours" ? "src/main.ts" : "bench/reference/server.ts";
-  const cmd = [process.execPath, ...(o.smol ? ["--smol"] : []), script, "--host-port", "127.0.0.1:0"];
+  const cmd = [process.execPath, ...(o.smol ? ["--smol"] : []), script, "--host-port", "127.0.0.1:0", ...(o.args ?? [])];
   const child = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
   const log = createWriteStream(o.logFile);
   let exitCode: number | null = null;

@@ -2,7 +2,8 @@
 // (throughput/tuned, or --ceiling), open loop, e2e latency per step. The saturation point
 // is the last step before p99 turns from linear to exponential growth:
 //   step i inflects if p99_i > 2 × max(p99_{i-1}, linear extrapolation of steps i-2, i-1)
-//   and p99_i − p99_{i-1} > 5 ms, or if the subscriber kept < 95 % of the offered rate;
+//   and p99_i > 4 × p99 of the first (50 %) step, or if the subscriber kept < 95 % of the
+//   offered rate;
 //   a jump that later steps fall back from (p99_j < p99_i / 2) is noise, not an inflection.
 // If no step inflects by 110 %, the ceiling was an underestimate and steps continue at
 // 125, 150 and 200 % (marked "ext").
@@ -19,7 +20,7 @@ export function inflection(steps: { offered: number; achieved: number; p99: numb
     if (s.achieved < 0.95 * s.offered) return i;
     const lin = i >= 2 ? p.p99 + ((p.p99 - steps[i - 2]!.p99) / (p.offered - steps[i - 2]!.offered)) * (s.offered - p.offered) : p.p99;
     const persists = steps.slice(i + 1).every((later) => later.p99 >= s.p99 / 2);
-    if (s.p99 > 2 * Math.max(p.p99, lin) && s.p99 - p.p99 > 5 && persists) return i;
+    if (s.p99 > 2 * Math.max(p.p99, lin) && s.p99 > 4 * steps[0]!.p99 && persists) return i;
   }
   if (steps[0] && steps[0].achieved < 0.95 * steps[0].offered) return 0;
   return -1;

@@ -50,7 +50,7 @@ export async function run(ctx: Ctx): Promise<Row[]> {
       config: { ceiling: ceil, rate, seconds, payload: "1KB" },
       extra: { stoppedEarly: out.stoppedEarly, drained, rssGrowthPct: g?.growthPct ?? null, rssBaseMB: g?.baseMB ?? null, rssEndMB: g?.endMB ?? null,
         rssSlopeMBPerMin: g?.slopeMBPerMin ?? null, heapGrowthPct: gh?.growthPct ?? null, warmupS: g?.warmS ?? null,
-        rssSeriesMB: rss.map((s) => +(s.v / 2 ** 20).toFixed(1)) } });
+        rssSeriesMB: rss.map((s) => +(s.v / 2 ** 20).toFixed(1)), heapSeriesMB: heap.map((s) => +(s.v / 2 ** 20).toFixed(1)) } });
     r.pass = g == null ? null : g.growthPct < 10 && !out.stoppedEarly && r.lost === 0 && r.errors === 0;
     r.criterion = g == null ? "server RSS unknown or run too short: growth not judged" : "RSS growth < 10 % after warm-up, no loss, no errors, kept the rate";
     ctx.log(`soak: ${rate}/s for ${seconds}s, RSS ${g ? `${g.baseMB.toFixed(0)} → ${g.endMB.toFixed(0)} MB (${g.growthPct.toFixed(1)} %, ${g.slopeMBPerMin.toFixed(2)} MB/min)` : "unknown"}, lost ${r.lost}, dup ${r.duplicates}`);
