@@ -47,7 +47,7 @@ export class Subscription {
     private fillWaitMs = 0,
   ) {
     this.backlog = new Backlog(config.enableMessageOrdering);
-    this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.release(lease, now));
+    this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.leaseDue(lease, now));
     this.delayed = new TimedHeap<Delayed>(clock, (d) => d.release());
   }
 
@@ -121,8 +121,13 @@ export class Subscription {
       const lease = this.leases.get(id);
       if (!lease) continue;
       done.push(id);
-      if (seconds === 0) this.release(lease, now);
-      else this.leaseHeap.reschedule(lease, now + seconds * SECOND);
+      if (seconds === 0) {
+        this.release(lease, now);
+        continue;
+      }
+      const deadline = now + seconds * SECOND;
+      lease.deadline = deadline;
+      if (deadline < lease.key) this.leaseHeap.reschedule(lease, deadline);
     }
     if (done.length) this.dispatch();
     return done;
@@ -214,7 +219,7 @@ export class Subscription {
 
   private lease(e: Entry, c: Consumer, deadline: number): Delivery {
     const ackId = nextAckId();
-    const lease: Lease = { ackId, entry: e, consumer: c, key: deadline, heapIndex: -1 };
+    const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1 };
     e.lease = lease;
     e.attempts++;
     this.leases.set(ackId, lease);
@@ -230,6 +235,11 @@ export class Subscription {
     lease.entry.lease = null;
     lease.consumer.outstanding--;
     lease.consumer.outstandingBytes -= lease.entry.msg.size;
+  }
+
+  private leaseDue(lease: Lease, now: number): void {
+    if (lease.deadline > now) this.leaseHeap.add(lease, lease.deadline);
+    else this.release(lease, now);
   }
 
   /** Nack or expiry: the message (and, for a key, every later one out) goes back for redelivery. */

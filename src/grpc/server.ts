@@ -4,6 +4,7 @@ import type { Broker } from "../core/broker.ts";
 import { malformedSafe } from "./malformed.ts";
 import {
   decodeAcknowledgeRequest,
+  decodeModifyAckDeadlineRequest,
   decodePublishRequest,
   decodeStreamingPullRequest,
   encodeDeliveryResponse,
@@ -47,6 +48,7 @@ export function createGrpcServer(broker: Broker): grpc.Server {
   server.addService(
     withCodecs(services.subscriber, {
       Acknowledge: { requestDeserialize: decodeAcknowledgeRequest },
+      ModifyAckDeadline: { requestDeserialize: decodeModifyAckDeadlineRequest },
       Pull: { responseSerialize: encodeDeliveryResponse },
       StreamingPull: { requestDeserialize: decodeStreamingPullRequest, responseSerialize: encodeDeliveryResponse },
     }),

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   decodeAcknowledgeRequest,
+  decodeModifyAckDeadlineRequest,
   decodePublishRequest,
   decodeStreamingPullRequest,
   encodeDeliveryResponse,
@@ -125,4 +126,12 @@ describe("requests", () => {
     expect(() => checkDecoded(req)).toThrow(/could not be decoded/);
     expect(() => checkDecoded(decode(pub.requestSerialize({ topic: "t" })))).not.toThrow();
   });
+});
+
+test("ModifyAckDeadlineRequest, including a negative deadline", () => {
+  const modack = services.subscriber.ModifyAckDeadline;
+  for (const ackDeadlineSeconds of [0, 600, -1]) {
+    const buf = modack.requestSerialize({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });
+    expect(decodeModifyAckDeadlineRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });
+  }
 });

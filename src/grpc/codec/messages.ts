@@ -82,6 +82,24 @@ export function decodeAcknowledgeRequest(buf: Buffer): AckRequest {
   return out;
 }
 
+export interface ModAckRequest extends AckRequest {
+  ackDeadlineSeconds: number;
+}
+
+/** The clients send one of these per received batch (lease start and extensions): hot. */
+export function decodeModifyAckDeadlineRequest(buf: Buffer): ModAckRequest {
+  const r = new Reader(buf);
+  const out: ModAckRequest = { subscription: "", ackIds: [], ackDeadlineSeconds: 0 };
+  while (!r.done) {
+    const tag = r.varint();
+    if (tag === 0x0a) out.subscription = r.string();
+    else if (tag === 0x22) out.ackIds.push(r.ascii());
+    else if (tag === 0x18) out.ackDeadlineSeconds = r.int32();
+    else r.skip(tag & 7);
+  }
+  return out;
+}
+
 export function decodeStreamingPullRequest(buf: Buffer): StreamRequest {
   const r = new Reader(buf);
   const q: StreamRequest = {};
