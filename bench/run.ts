@@ -2,6 +2,9 @@
 //
 //   bun bench/run.ts [scenario…] [--target host:port] [--server ours|reference] [--quick]
 //                    [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]…
+//                    [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM]
+//   bun bench/run.ts compare <git-ref> …   → bench/compare.ts
+//   bun bench/run.ts sizing …              → bench/sizing.ts
 //
 // Without --target, each scenario gets a fresh server child on a free loopback port
 // (`bun [--smol] src/main.ts --host-port 127.0.0.1:0`, or bench/reference/server.ts), and
@@ -30,16 +33,19 @@ const ALIASES: Record<string, string> = { herd: "thundering-herd", "fan-out": "f
 interface Opts {
   scenarios: string[]; target: string | null; server: "ours" | "reference"; quick: boolean;
   duration: number | null; smol: boolean; ceiling: number | null; repeat: number | null; serverArgs: string[];
+  root: string | null; wrap: string[]; out: string | null;
 }
 
 function usage(msg?: string): never {
   if (msg) console.error(msg);
-  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]…`);
+  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]… [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM]
+       bun bench/run.ts compare <git-ref> [scenario…] [--rounds n] [--quick]
+       bun bench/run.ts sizing [--cpus 1,2] [--mem 256M,512M,1G] [--quick]`);
   process.exit(2);
 }
 
 function parse(argv: string[]): Opts {
-  const o: Opts = { scenarios: [], target: null, server: "ours", quick: false, duration: null, smol: false, ceiling: null, repeat: null, serverArgs: [] };
+  const o: Opts = { scenarios: [], target: null, server: "ours", quick: false, duration: null, smol: false, ceiling: null, repeat: null, serverArgs: [], root: null, wrap: [], out: null };
   const num = (v: string | undefined, name: string) => {
     const n = Number(v);
     if (!v || !Number.isFinite(n) || n <= 0) usage(`${name} needs a positive number`);
@@ -58,6 +64,9 @@ function parse(argv: string[]): Opts {
     else if (a === "--ceiling") o.ceiling = num(argv[++i], a);
     else if (a === "--repeat") o.repeat = Math.round(num(argv[++i], a));
     else if (a === "--server-arg") o.serverArgs.push(argv[++i] ?? usage("--server-arg needs a value"));
+    else if (a === "--root") o.root = argv[++i] ?? usage("--root needs a directory");
+    else if (a === "--server-wrap") o.wrap = (argv[++i] ?? usage("--server-wrap needs a command")).split(/\s+/).filter(Boolean);
+    else if (a === "--out") o.out = argv[++i] ?? usage("--out needs a file stem");
     else if (a === "-h" || a === "--help") usage();
     else if (a.startsWith("-")) usage(`unknown option ${a}`);
     else {
@@ -80,9 +89,11 @@ function budgetMs(name: string, o: Opts): number {
 }
 
 export async function main(argv: string[]) {
+  if (argv[0] === "compare") return (await import("./compare.ts")).main(argv.slice(1));
+  if (argv[0] === "sizing") return (await import("./sizing.ts")).main(argv.slice(1));
   const o = parse(argv);
   const label = o.target ? "target" : o.server + (o.smol ? "-smol" : "");
-  const stem = `${stamp()}-${label}${o.quick ? "-quick" : ""}`;
+  const stem = o.out ?? `${stamp()}-${label}${o.quick ? "-quick" : ""}`;
   const dir = join(ROOT, "bench/results");
   const rows: Row[] = [];
   let env: ReturnType<typeof environment> | null = null;
@@ -98,7 +109,7 @@ export async function main(argv: string[]) {
     let server: ServerHandle;
     try {
       server = o.target ? remoteServer(o.target)
-        : await startServer({ kind: o.server, smol: o.smol, args: o.serverArgs, logFile: join(dir, `${stem}.${name}.server.log`) });
+        : await startServer({ kind: o.server, smol: o.smol, args: o.serverArgs, root: o.root ?? undefined, wrap: o.wrap, logFile: join(dir, `${stem}.${name}.server.log`) });
     } catch (e: any) {
       console.error(`  cannot start server: ${e.message}`);
       rows.push(failRow(name, `server start: ${e.message}`));

@@ -17,7 +17,9 @@ import type { ServerHandle, ServerSample } from "./server.ts";
 
 export interface Resources {
   wallS: number;
-  server: { peakRssBytes: number | null; peakHeapBytes: number | null; cpuPct: number | null; fdsEnd: number | null; fdsPeak: number | null };
+  server: { peakRssBytes: number | null; peakHeapBytes: number | null; cpuPct: number | null; fdsEnd: number | null; fdsPeak: number | null;
+    /** CPU % of the server's main (JS) thread alone; it cannot use more than one core. */
+    mainThreadCpuPct?: number | null };
   client: { peakRssBytes: number; peakHeapBytes: number; cpuPct: number };
   /** CPU % in units of one core (2 cores = 200 %); other = machine - server - client. */
   machine: { busyPct: number | null; otherPct: number | null; loadavg1: number };
@@ -75,6 +77,8 @@ export class Monitor {
     };
     const srvCpu = this.first?.cpuMicros != null && last?.cpuMicros != null
       ? ((last.cpuMicros - this.first.cpuMicros) / 1e6 / wallS) * 100 : null;
+    const srvMain = this.first?.mainCpuMicros != null && last?.mainCpuMicros != null
+      ? ((last.mainCpuMicros - this.first.mainCpuMicros) / 1e6 / wallS) * 100 : null;
     const m1 = machineJiffies();
     const ncpu = navigator.hardwareConcurrency || 1;
     const busyPct = this.mach0 && m1 ? ((m1[0] - this.mach0[0]) / (m1[1] - this.mach0[1])) * 100 * ncpu : null;
@@ -82,7 +86,7 @@ export class Monitor {
     return {
       wallS,
       machine: { busyPct, otherPct: busyPct != null && srvCpu != null ? Math.max(0, busyPct - srvCpu - cliPct) : null, loadavg1: loadavg()[0]! },
-      server: { peakRssBytes: max((s) => s.rssBytes), peakHeapBytes: max((s) => s.heapUsedBytes), cpuPct: srvCpu, fdsEnd: last?.fds ?? null, fdsPeak: max((s) => s.fds) },
+      server: { peakRssBytes: max((s) => s.rssBytes), peakHeapBytes: max((s) => s.heapUsedBytes), cpuPct: srvCpu, fdsEnd: last?.fds ?? null, fdsPeak: max((s) => s.fds), mainThreadCpuPct: srvMain },
       client: { peakRssBytes: this.cliPeakRss, peakHeapBytes: this.cliPeakHeap, cpuPct: cliPct },
       samples: this.keep ? this.samples : [],
     };

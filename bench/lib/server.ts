@@ -12,6 +12,7 @@ export interface ServerSample {
   rssBytes: number | null;
   heapUsedBytes: number | null;
   cpuMicros: number | null;   // user + system, cumulative
+  mainCpuMicros?: number | null; // the same for the main (JS) thread only, local child only
   fds: number | null;
 }
 
@@ -48,9 +49,9 @@ function procStatus(pid: number): Record<string, string> | null {
 }
 const kb = (v: string | undefined) => (v ? parseInt(v, 10) * 1024 : null);
 
-function procCpuMicros(pid: number): number | null {
+function procCpuMicros(pid: number, tid?: number): number | null {
   try {
-    const s = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const s = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, "utf8");
     const f = s.slice(s.lastIndexOf(")") + 2).split(" "); // f[0] is field 3 (state)
     return ((parseInt(f[11]!, 10) + parseInt(f[12]!, 10)) * 1e6) / CLK_TCK; // utime, stime
   } catch { return null; }
@@ -73,12 +74,18 @@ export function remoteServer(target: string): ServerHandle {
   };
 }
 
-export interface StartOptions { kind: "ours" | "reference"; smol: boolean; args?: string[]; logFile: string; timeoutMs?: number }
+export interface StartOptions {
+  kind: "ours" | "reference"; smol: boolean; args?: string[]; logFile: string; timeoutMs?: number;
+  /** Checkout whose src/main.ts (or bench/reference/server.ts) is started; default ROOT. Used by compare. */
+  root?: string;
+  /** Command prefix that ends by exec'ing its arguments (taskset, bench/lib/cgexec.sh), so the pid stays the server's. Used by sizing. */
+  wrap?: string[];
+}
 
 export async function startServer(o: StartOptions): Promise<ServerHandle> {
   const script = o.kind === "ours" ? "src/main.ts" : "bench/reference/server.ts";
-  const cmd = [process.execPath, ...(o.smol ? ["--smol"] : []), script, "--host-port", "127.0.0.1:0", ...(o.args ?? [])];
-  const child = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const cmd = [...(o.wrap ?? []), process.execPath, ...(o.smol ? ["--smol"] : []), script, "--host-port", "127.0.0.1:0", ...(o.args ?? [])];
+  const child = Bun.spawn(cmd, { cwd: o.root ?? ROOT, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
   const log = createWriteStream(o.logFile);
   let exitCode: number | null = null;
   child.exited.then((c) => { exitCode = c; });
@@ -111,7 +118,7 @@ export async function startServer(o: StartOptions): Promise<ServerHandle> {
     async sample() {
       const st = procStatus(pid);
       const m = hasMetrics ? await fetchMetrics(target) : null;
-      return { t: Date.now(), rssBytes: kb(st?.VmRSS), heapUsedBytes: m?.heapUsedBytes ?? null, cpuMicros: procCpuMicros(pid), fds: procFds(pid) };
+      return { t: Date.now(), rssBytes: kb(st?.VmRSS), heapUsedBytes: m?.heapUsedBytes ?? null, cpuMicros: procCpuMicros(pid), mainCpuMicros: procCpuMicros(pid, pid), fds: procFds(pid) };
     },
     exited: () => exitCode,
     peakRssBytes: () => kb(procStatus(pid)?.VmHWM),
