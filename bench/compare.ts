@@ -197,7 +197,7 @@ export async function main(argv: string[]) {
   const dirty = git(["status", "--porcelain", "--untracked-files=no"]).out !== "";
   const refName = /^[0-9a-f]{12,40}$/i.test(o.ref) ? o.ref.slice(0, 7) : o.ref;
   const la = refName === o.ref.slice(0, 7) && refName === commitA.slice(0, 7) ? commitA.slice(0, 7) : `${refName} (${commitA.slice(0, 7)})`;
-  const lb = `worktree (${head.slice(0, 7)}${dirty ? "+dirty" : ""})`;
+  const lb = `working tree (${head.slice(0, 7)}${dirty ? "+dirty" : ""})`;
   const dir = join(ROOT, "bench/results");
   const stem = `${stamp()}-compare-${refName.replace(/[^A-Za-z0-9._-]+/g, "_")}${o.quick ? "-quick" : ""}`;
   const logs = join(dir, `${stem}.logs`);

@@ -2,7 +2,7 @@
 // decision (how many msg/s at what p99 does 1 / 2 vCPU and 256 MB / 512 MB / 1 GB give?).
 //
 //   bun bench/sizing.ts [--cpus 1,2] [--mem 256M,512M,1G] [--quick] [--duration s] [--matrix]
-//                       [--client auto|shared] [--smol]
+//                       [--client auto|shared] [--smol] [--no-backlog]
 //   bun run bench sizing …
 //
 // Configurations (default): every --cpus value without a memory cap, then every --mem cap at
@@ -19,6 +19,9 @@
 // (2 of 2 here) there is nothing left to pin to: the client shares them, and that row is a
 // lower bound (client and server compete). --client shared never pins the client.
 // Memory: see lib/limits.ts for the cap methods; the first that works is used and named.
+// Backlog (after the saturation runs, --no-backlog skips it): under each memory cap, how many
+// unacknowledged 1 KB messages the server holds before the kernel kills it — what sizes
+// memory, since throughput barely moves RSS.
 import { join } from "node:path";
 import { readFileSync, mkdirSync } from "node:fs";
 import { cpus as osCpus } from "node:os";
