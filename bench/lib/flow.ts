@@ -230,6 +230,18 @@ export async function measured<T>(ctx: Ctx, fn: () => Promise<T>, intervalMs = 2
   } catch (e) { await mon.stop(); throw e; }
 }
 
+/** The measured interval of a paced scenario: `seconds` of open-loop publishing at `rate`
+ *  (at most 10 s of it outstanding), then a drain; the marks either side and the resources. */
+export function measuredPaced(ctx: Ctx, flow: Flow, seconds: number, rate: number, payload: (seq: number) => Buffer) {
+  flow.startMeasuring();
+  return measured(ctx, async () => {
+    const a = flow.mark();
+    await flow.paced({ ms: seconds * 1000, rate, payload, maxOutstanding: rate * 10 });
+    await flow.drain(5000, 30000);
+    return [a, flow.mark()] as const;
+  });
+}
+
 /** A row from two marks of a drained flow. */
 export function flowRow(o: { scenario: string; variant: string; config: Record<string, unknown>; flow: Flow; a: Mark; b: Mark;
   res: Resources; kind: "e2e" | "publish"; pass?: boolean | null; criterion?: string; extra?: Record<string, unknown> }): Row {

@@ -1,7 +1,7 @@
 // Fan-out — routing efficiency. 1 topic × 50 subscriptions, 100 msg/s paced (5,000
 // deliveries/s), one subscriber client (one connection) holding all 50 subscriptions with
 // client defaults (up to 5 StreamingPull streams each). Latency is per delivery, e2e.
-import { Flow, flowRow, measured, uniqueName } from "../lib/flow.ts";
+import { Flow, flowRow, measuredPaced, uniqueName } from "../lib/flow.ts";
 import { payloadFn } from "../lib/payload.ts";
 import type { Ctx, Row } from "../lib/report.ts";
 
@@ -18,13 +18,7 @@ export async function run(ctx: Ctx): Promise<Row[]> {
     const pay = payloadFn("1KB");
     await flow.paced({ ms: 2000, rate: RATE, payload: pay }); // warm-up: all streams open
     await flow.drain(3000, 15000);
-    flow.startMeasuring();
-    const [[a, b], res] = await measured(ctx, async () => {
-      const a = flow.mark();
-      await flow.paced({ ms: seconds * 1000, rate: RATE, payload: pay, maxOutstanding: RATE * 10 });
-      await flow.drain(5000, 30000);
-      return [a, flow.mark()] as const;
-    });
+    const [[a, b], res] = await measuredPaced(ctx, flow, seconds, RATE, pay);
     const r = flowRow({ scenario: "fanout", variant: `${SUBS} subs`, flow, a, b, res, kind: "e2e",
       config: { subscriptions: SUBS, rate: RATE, payload: "1KB", seconds } });
     r.extra.perSubscription = flow.deliveries.map((d) => d.received);

@@ -13,35 +13,40 @@ const WINDOW = 300;
 const WINDOW_BYTES = 2 * 2 ** 20;
 const CRITERIA: Record<string, number> = { "1KB": 50, "1MB": 200 }; // p99 publish ms (spec)
 
+/** One payload variant's row, without pass/criterion (run sets the spec's; bench compare's firehose/1KB "no errors"). */
+export async function once(ctx: Ctx, payload: string): Promise<Row> {
+  const warm = ctx.quick ? 1 : 3;
+  const meas = ctx.duration ?? (ctx.quick ? 3 : 10);
+  Bun.gc(true);
+  const flow = await Flow.create({ target: ctx.target, name: uniqueName("fh"), subs: 0 });
+  try {
+    const pay = payloadFn(payload);
+    await flow.closedLoop({ ms: warm * 1000, window: WINDOW, windowBytes: WINDOW_BYTES, payload: pay });
+    await flow.drain(5000, 30000);
+    flow.startMeasuring();
+    const [[a, b], res] = await measured(ctx, async () => {
+      const a = flow.mark();
+      await flow.closedLoop({ ms: meas * 1000, window: WINDOW, windowBytes: WINDOW_BYTES, payload: pay });
+      await flow.drain(5000, 30000); // count only completed publishes, and all of them
+      return [a, flow.mark()] as const;
+    });
+    return flowRow({ scenario: "firehose", variant: payload, flow, a, b, res, kind: "publish",
+      config: { payload, meanBytes: meanBytes(payload), window: WINDOW, windowBytes: WINDOW_BYTES, warmupS: warm, measureS: meas } });
+  } finally { await flow.close(); }
+}
+
 export async function run(ctx: Ctx): Promise<Row[]> {
   const variants = ctx.quick
     ? ["1KB", "10KB", "1MB", "full-spectrum"]
     : ["1KB", "10KB", "500KB", "1MB", "mixed", "mixed-heavy", "full-spectrum"];
-  const warm = ctx.quick ? 1 : 3;
-  const meas = ctx.duration ?? (ctx.quick ? 3 : 10);
   const rows: Row[] = [];
   for (const payload of variants) {
-    Bun.gc(true);
-    const flow = await Flow.create({ target: ctx.target, name: uniqueName("fh"), subs: 0 });
-    try {
-      const pay = payloadFn(payload);
-      await flow.closedLoop({ ms: warm * 1000, window: WINDOW, windowBytes: WINDOW_BYTES, payload: pay });
-      await flow.drain(5000, 30000);
-      flow.startMeasuring();
-      const [[a, b], res] = await measured(ctx, async () => {
-        const a = flow.mark();
-        await flow.closedLoop({ ms: meas * 1000, window: WINDOW, windowBytes: WINDOW_BYTES, payload: pay });
-        await flow.drain(5000, 30000); // count only completed publishes, and all of them
-        return [a, flow.mark()] as const;
-      });
-      const limit = CRITERIA[payload];
-      const r = flowRow({ scenario: "firehose", variant: payload, flow, a, b, res, kind: "publish",
-        config: { payload, meanBytes: meanBytes(payload), window: WINDOW, windowBytes: WINDOW_BYTES, warmupS: warm, measureS: meas } });
-      r.pass = limit != null ? (r.latency.p99 ?? Infinity) < limit && r.errors === 0 : r.errors === 0 ? null : false;
-      r.criterion = limit != null ? `p99 publish < ${limit} ms, no errors` : "no errors";
-      ctx.log(`firehose/${payload}: ${Math.round(r.msgsPerSec ?? 0)} msg/s ${r.mbPerSec?.toFixed(1)} MB/s p99 ${r.latency.p99?.toFixed(1)} ms errors ${r.errors}`);
-      rows.push(r);
-    } finally { await flow.close(); }
+    const r = await once(ctx, payload);
+    const limit = CRITERIA[payload];
+    r.pass = limit != null ? (r.latency.p99 ?? Infinity) < limit && r.errors === 0 : r.errors === 0 ? null : false;
+    r.criterion = limit != null ? `p99 publish < ${limit} ms, no errors` : "no errors";
+    ctx.log(`firehose/${payload}: ${Math.round(r.msgsPerSec ?? 0)} msg/s ${r.mbPerSec?.toFixed(1)} MB/s p99 ${r.latency.p99?.toFixed(1)} ms errors ${r.errors}`);
+    rows.push(r);
   }
   return rows;
 }

@@ -1,7 +1,7 @@
 // Paced e2e latency. 1 topic, 1 subscription, 100 msg/s open loop, 1 KB. The publisher
 // sends each message at once (batching.maxMessages 1) so the figure is transport + server,
 // not the client's 10 ms batching window; latency is measured from the scheduled send time.
-import { Flow, flowRow, measured, uniqueName } from "../lib/flow.ts";
+import { Flow, flowRow, measuredPaced, uniqueName } from "../lib/flow.ts";
 import { payloadFn } from "../lib/payload.ts";
 import type { Ctx, Row } from "../lib/report.ts";
 
@@ -17,13 +17,7 @@ export async function run(ctx: Ctx): Promise<Row[]> {
     const pay = payloadFn("1KB");
     await flow.paced({ ms: 1000, rate: RATE, payload: pay }); // warm-up
     await flow.drain(2000, 10000);
-    flow.startMeasuring();
-    const [[a, b], res] = await measured(ctx, async () => {
-      const a = flow.mark();
-      await flow.paced({ ms: seconds * 1000, rate: RATE, payload: pay, maxOutstanding: RATE * 10 });
-      await flow.drain(5000, 30000);
-      return [a, flow.mark()] as const;
-    });
+    const [[a, b], res] = await measuredPaced(ctx, flow, seconds, RATE, pay);
     const r = flowRow({ scenario: "latency", variant: `${RATE}/s`, flow, a, b, res, kind: "e2e",
       config: { rate: RATE, payload: "1KB", seconds, publisherBatching: { maxMessages: 1 } } });
     r.pass = r.lost === 0 && r.duplicates === 0 && r.errors === 0;

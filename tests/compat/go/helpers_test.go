@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -178,4 +180,60 @@ func receive(t *testing.T, s *pubsub.Subscriber, within time.Duration, done func
 	if err := s.Receive(ctx, f); err != nil {
 		t.Fatalf("Receive: %v", err)
 	}
+}
+
+func publishAll(t *testing.T, p *pubsub.Publisher, msgs []*pubsub.Message) []string {
+	t.Helper()
+	ctx := ctxFor(t, wait)
+	results := make([]*pubsub.PublishResult, len(msgs))
+	for i, m := range msgs {
+		results[i] = p.Publish(ctx, m)
+	}
+	ids := make([]string, len(msgs))
+	for i, r := range results {
+		id, err := r.Get(ctx)
+		if err != nil {
+			t.Fatalf("Publish %d: %v", i, err)
+		}
+		ids[i] = id
+	}
+	return ids
+}
+
+// publish publishes msgs to topic through a default publisher (stopped at the end of the
+// test) and returns their message IDs.
+func publish(t *testing.T, topic string, msgs []*pubsub.Message) []string {
+	t.Helper()
+	p := client.Publisher(topic)
+	t.Cleanup(p.Stop)
+	return publishAll(t, p, msgs)
+}
+
+// delivery is one message as the streaming subscriber handed it over, and when.
+type delivery struct {
+	m  *pubsub.Message
+	at time.Time
+}
+
+// nackThenAck receives from sub with the streaming subscriber until two deliveries
+// arrived (or wait ran out): it nacks the first delivery and acks every later one.
+func nackThenAck(t *testing.T, sub string) []delivery {
+	t.Helper()
+	var mu sync.Mutex
+	var got []delivery
+	receive(t, client.Subscriber(sub), wait, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) >= 2 },
+		func(ctx context.Context, m *pubsub.Message) {
+			mu.Lock()
+			got = append(got, delivery{m, time.Now()})
+			first := len(got) == 1
+			mu.Unlock()
+			if first {
+				m.Nack()
+			} else {
+				m.Ack()
+			}
+		})
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(got)
 }

@@ -19,24 +19,6 @@ import (
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 )
 
-func publishAll(t *testing.T, p *pubsub.Publisher, msgs []*pubsub.Message) []string {
-	t.Helper()
-	ctx := ctxFor(t, wait)
-	results := make([]*pubsub.PublishResult, len(msgs))
-	for i, m := range msgs {
-		results[i] = p.Publish(ctx, m)
-	}
-	ids := make([]string, len(msgs))
-	for i, r := range results {
-		id, err := r.Get(ctx)
-		if err != nil {
-			t.Fatalf("Publish %d: %v", i, err)
-		}
-		ids[i] = id
-	}
-	return ids
-}
-
 func TestBatchedPublishWithAttributesAndUnaryPull(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, nil)
@@ -76,9 +58,7 @@ func TestBatchedPublishWithAttributesAndUnaryPull(t *testing.T) {
 func TestAttributesOnlyMessage(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, nil)
-	p := client.Publisher(topic)
-	defer p.Stop()
-	publishAll(t, p, []*pubsub.Message{{Attributes: map[string]string{"only": "attrs"}}})
+	publish(t, topic, []*pubsub.Message{{Attributes: map[string]string{"only": "attrs"}}})
 	got := pullUntil(t, sub, 1, wait)
 	if len(got) != 1 || len(got[0].Message.Data) != 0 || got[0].Message.Attributes["only"] != "attrs" {
 		t.Errorf("got %v", got)
@@ -88,13 +68,11 @@ func TestAttributesOnlyMessage(t *testing.T) {
 func TestStreamingReceiveWithFlowControl(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, nil)
-	p := client.Publisher(topic)
-	defer p.Stop()
 	var msgs []*pubsub.Message
 	for i := 0; i < 12; i++ {
 		msgs = append(msgs, &pubsub.Message{Data: []byte("fc" + strconv.Itoa(i)), Attributes: map[string]string{"n": strconv.Itoa(i)}})
 	}
-	ids := publishAll(t, p, msgs)
+	ids := publish(t, topic, msgs)
 
 	s := client.Subscriber(sub)
 	s.ReceiveSettings.MaxOutstandingMessages = 2
@@ -136,23 +114,11 @@ func TestStreamingReceiveWithFlowControl(t *testing.T) {
 func TestStreamingNackIsRedelivered(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, nil)
-	p := client.Publisher(topic)
-	defer p.Stop()
-	id := publishAll(t, p, []*pubsub.Message{{Data: []byte("nack-me")}})[0]
-	var mu sync.Mutex
+	id := publish(t, topic, []*pubsub.Message{{Data: []byte("nack-me")}})[0]
 	var deliveries []string
-	receive(t, client.Subscriber(sub), wait, func() bool { mu.Lock(); defer mu.Unlock(); return len(deliveries) >= 2 },
-		func(ctx context.Context, m *pubsub.Message) {
-			mu.Lock()
-			deliveries = append(deliveries, m.ID)
-			first := len(deliveries) == 1
-			mu.Unlock()
-			if first {
-				m.Nack()
-			} else {
-				m.Ack()
-			}
-		})
+	for _, d := range nackThenAck(t, sub) {
+		deliveries = append(deliveries, d.m.ID)
+	}
 	if len(deliveries) < 2 || deliveries[0] != id || deliveries[1] != id {
 		t.Errorf("deliveries = %v, want [%s %s]", deliveries, id, id)
 	}
@@ -211,9 +177,7 @@ func TestOrderingKeys(t *testing.T) {
 func TestUnaryNackViaModifyAckDeadlineZero(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, nil)
-	p := client.Publisher(topic)
-	defer p.Stop()
-	id := publishAll(t, p, []*pubsub.Message{{Data: []byte("x")}})[0]
+	id := publish(t, topic, []*pubsub.Message{{Data: []byte("x")}})[0]
 	first := pullUntil(t, sub, 1, wait)
 	if len(first) != 1 {
 		t.Fatalf("pulled %d", len(first))
@@ -234,9 +198,7 @@ func TestUnaryNackViaModifyAckDeadlineZero(t *testing.T) {
 func TestAckDeadlineExpiryAndModifyAckDeadline(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, &pb.Subscription{AckDeadlineSeconds: 10})
-	p := client.Publisher(topic)
-	defer p.Stop()
-	publishAll(t, p, []*pubsub.Message{{Data: []byte("A")}, {Data: []byte("B")}, {Data: []byte("C")}})
+	publish(t, topic, []*pubsub.Message{{Data: []byte("A")}, {Data: []byte("B")}, {Data: []byte("C")}})
 	first := pullUntil(t, sub, 3, wait)
 	if len(first) != 3 {
 		t.Fatalf("pulled %d, want 3", len(first))
@@ -275,9 +237,7 @@ func TestLargeMessageRoundTrip(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, nil)
 	payload := bytes.Repeat([]byte("0123456789abcdef"), 9*1024*1024/16) // 9 MiB
-	p := client.Publisher(topic)
-	defer p.Stop()
-	id := publishAll(t, p, []*pubsub.Message{{Data: payload, Attributes: map[string]string{"size": "9MiB"}}})[0]
+	id := publish(t, topic, []*pubsub.Message{{Data: payload, Attributes: map[string]string{"size": "9MiB"}}})[0]
 	var mu sync.Mutex
 	var got *pubsub.Message
 	receive(t, client.Subscriber(sub), wait, func() bool { mu.Lock(); defer mu.Unlock(); return got != nil },
@@ -408,9 +368,7 @@ func TestMissingSubscriptionIsNotFound(t *testing.T) {
 func TestLeaseExtensionBeyondAckDeadline(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, &pb.Subscription{AckDeadlineSeconds: 10})
-	p := client.Publisher(topic)
-	defer p.Stop()
-	id := publishAll(t, p, []*pubsub.Message{{Data: []byte("slow")}})[0]
+	id := publish(t, topic, []*pubsub.Message{{Data: []byte("slow")}})[0]
 	var mu sync.Mutex
 	var deliveries []string
 	var ackedAt time.Time

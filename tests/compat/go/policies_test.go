@@ -51,9 +51,7 @@ func TestDeadLetterAfterMaxDeliveryAttempts(t *testing.T) {
 	if err != nil || got.GetDeadLetterPolicy().GetDeadLetterTopic() != deadTopic || got.GetDeadLetterPolicy().GetMaxDeliveryAttempts() != 5 {
 		t.Errorf("GetSubscription dead_letter_policy = %v (err %v)", got.GetDeadLetterPolicy(), err)
 	}
-	p := client.Publisher(topic)
-	defer p.Stop()
-	id := publishAll(t, p, []*pubsub.Message{{Data: []byte("poison"), Attributes: map[string]string{"kind": "dlq"}}})[0]
+	id := publish(t, topic, []*pubsub.Message{{Data: []byte("poison"), Attributes: map[string]string{"kind": "dlq"}}})[0]
 
 	done, sawDead := graceAfter(time.Second)
 	var mu sync.Mutex
@@ -103,25 +101,11 @@ func TestDeadLetterAfterMaxDeliveryAttempts(t *testing.T) {
 func TestDeliveryAttemptIsNilWithoutDeadLetterPolicy(t *testing.T) {
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, nil)
-	p := client.Publisher(topic)
-	defer p.Stop()
-	publishAll(t, p, []*pubsub.Message{{Data: []byte("plain")}})
-	var mu sync.Mutex
+	publish(t, topic, []*pubsub.Message{{Data: []byte("plain")}})
 	var attempts []*int
-	receive(t, client.Subscriber(sub), wait, func() bool { mu.Lock(); defer mu.Unlock(); return len(attempts) >= 2 },
-		func(ctx context.Context, m *pubsub.Message) {
-			mu.Lock()
-			attempts = append(attempts, m.DeliveryAttempt)
-			first := len(attempts) == 1
-			mu.Unlock()
-			if first {
-				m.Nack()
-			} else {
-				m.Ack()
-			}
-		})
-	mu.Lock()
-	defer mu.Unlock()
+	for _, d := range nackThenAck(t, sub) {
+		attempts = append(attempts, d.m.DeliveryAttempt)
+	}
 	if len(attempts) < 2 || attempts[0] != nil || attempts[1] != nil {
 		t.Errorf("DeliveryAttempt on a subscription without a dead-letter policy = %v, want [nil nil]", attempts)
 	}
@@ -153,9 +137,7 @@ func TestFilterDeliversOnlyMatchingMessages(t *testing.T) {
 	if err != nil || got.Filter != filter {
 		t.Errorf("GetSubscription filter = %q (err %v), want %q", got.GetFilter(), err, filter)
 	}
-	p := client.Publisher(topic)
-	defer p.Stop()
-	ids := publishAll(t, p, []*pubsub.Message{
+	ids := publish(t, topic, []*pubsub.Message{
 		{Data: []byte("red-1"), Attributes: map[string]string{"color": "red"}},
 		{Data: []byte("blue-1"), Attributes: map[string]string{"color": "blue"}},
 		{Data: []byte("none-1")},
@@ -191,9 +173,7 @@ func filtered(t *testing.T, filter string, want int, msgs []*pubsub.Message) []s
 	t.Helper()
 	topic := newTopic(t, nil)
 	sub := newSub(t, topic, &pb.Subscription{Filter: filter})
-	p := client.Publisher(topic)
-	defer p.Stop()
-	publishAll(t, p, msgs)
+	publish(t, topic, msgs)
 	got := pullUntil(t, sub, want, wait)
 	got = append(got, pullFor(t, sub, time.Second)...)
 	var data []string
@@ -255,27 +235,13 @@ func TestRetryPolicyDelaysRedeliveryAfterNack(t *testing.T) {
 	if err != nil || got.GetRetryPolicy().GetMinimumBackoff().AsDuration() != 2*time.Second || got.GetRetryPolicy().GetMaximumBackoff().AsDuration() != 2*time.Second {
 		t.Errorf("GetSubscription retry_policy = %v (err %v)", got.GetRetryPolicy(), err)
 	}
-	p := client.Publisher(topic)
-	defer p.Stop()
-	id := publishAll(t, p, []*pubsub.Message{{Data: []byte("backoff")}})[0]
-	var mu sync.Mutex
+	id := publish(t, topic, []*pubsub.Message{{Data: []byte("backoff")}})[0]
 	var ids []string
 	var at []time.Time
-	receive(t, client.Subscriber(sub), wait, func() bool { mu.Lock(); defer mu.Unlock(); return len(ids) >= 2 },
-		func(ctx context.Context, m *pubsub.Message) {
-			mu.Lock()
-			ids = append(ids, m.ID)
-			at = append(at, time.Now())
-			first := len(ids) == 1
-			mu.Unlock()
-			if first {
-				m.Nack()
-			} else {
-				m.Ack()
-			}
-		})
-	mu.Lock()
-	defer mu.Unlock()
+	for _, d := range nackThenAck(t, sub) {
+		ids = append(ids, d.m.ID)
+		at = append(at, d.at)
+	}
 	if len(ids) < 2 || ids[0] != id || ids[1] != id {
 		t.Fatalf("deliveries = %v, want [%s %s]", ids, id, id)
 	}

@@ -163,36 +163,45 @@ def test_filter_delivers_only_matching_messages(res, publisher, subscriber):
     assert received == {ids[0]: b"red-1", ids[3]: b"red-2"}
 
 
-def test_filter_has_prefix(res, publisher, subscriber):
+def filtered(res, publisher, subscriber, filter, want, *messages):
+    """Publishes messages to a new subscription with filter; the data of everything it
+    delivers, in delivery order (unary pull until want arrived, then 1 s more)."""
     topic = res.topic()
-    sub = res.subscription(topic, filter='hasPrefix(attributes.path, "/api/")')
-    publish_all(
+    sub = res.subscription(topic, filter=filter)
+    publish_all(publisher, topic, *messages)
+    got = pull_until(subscriber, sub, want=want, within=WAIT)
+    got += pull_for(subscriber, sub, 1)
+    return [r.message.data for r in got]
+
+
+def test_filter_has_prefix(res, publisher, subscriber):
+    got = filtered(
+        res,
         publisher,
-        topic,
+        subscriber,
+        'hasPrefix(attributes.path, "/api/")',
+        1,
         (b"api", {"path": "/api/v1/users"}),
         (b"apis", {"path": "/apis"}),
         (b"web", {"path": "/web/api/"}),
         (b"none", {}),
     )
-    got = pull_until(subscriber, sub, want=1, within=WAIT)
-    got += pull_for(subscriber, sub, 1)
-    assert [r.message.data for r in got] == [b"api"]
+    assert got == [b"api"]
 
 
 def test_filter_not_has_attribute(res, publisher, subscriber):
-    topic = res.topic()
-    sub = res.subscription(topic, filter="NOT attributes:x")
-    publish_all(
+    got = filtered(
+        res,
         publisher,
-        topic,
+        subscriber,
+        "NOT attributes:x",
+        2,
         (b"has-x", {"x": "1"}),
         (b"empty-x", {"x": ""}),
         (b"has-y", {"y": "1"}),
         (b"no-attrs", {}),
     )
-    got = pull_until(subscriber, sub, want=2, within=WAIT)
-    got += pull_for(subscriber, sub, 1)
-    assert sorted(r.message.data for r in got) == [b"has-y", b"no-attrs"]
+    assert sorted(got) == [b"has-y", b"no-attrs"]
 
 
 def test_unparsable_filter_is_invalid_argument(res, subscriber):

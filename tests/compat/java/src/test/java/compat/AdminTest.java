@@ -4,9 +4,11 @@ import static compat.Emulator.PROJECT_PATH;
 import static compat.Emulator.SUBS;
 import static compat.Emulator.TOPICS;
 import static compat.Emulator.assertCode;
+import static compat.Emulator.newSubscription;
 import static compat.Emulator.subPath;
 import static compat.Emulator.topicPath;
 import static compat.Emulator.unique;
+import static compat.Emulator.updateSubscription;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,7 +20,6 @@ import com.google.pubsub.v1.ListTopicSubscriptionsRequest;
 import com.google.pubsub.v1.ListTopicsRequest;
 import com.google.pubsub.v1.Subscription;
 import com.google.pubsub.v1.Topic;
-import com.google.pubsub.v1.UpdateSubscriptionRequest;
 import com.google.pubsub.v1.UpdateTopicRequest;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -128,11 +129,8 @@ class AdminTest {
     assertCode(
         Code.INVALID_ARGUMENT,
         () ->
-            SUBS.updateSubscription(
-                UpdateSubscriptionRequest.newBuilder()
-                    .setSubscription(Subscription.newBuilder().setName(sub).setAckDeadlineSeconds(30))
-                    .setUpdateMask(FieldMask.getDefaultInstance())
-                    .build()),
+            updateSubscription(
+                Subscription.newBuilder().setName(sub).setAckDeadlineSeconds(30)),
         "UpdateSubscription empty mask");
   }
 
@@ -147,30 +145,21 @@ class AdminTest {
     assertEquals(Map.of("x", "1"), got.getLabelsMap());
 
     got =
-        SUBS.updateSubscription(
-            UpdateSubscriptionRequest.newBuilder()
-                .setSubscription(
-                    Subscription.newBuilder()
-                        .setName(name)
-                        .setAckDeadlineSeconds(45)
-                        .putLabels("y", "2"))
-                .setUpdateMask(
-                    FieldMask.newBuilder().addPaths("ack_deadline_seconds").addPaths("labels"))
-                .build());
+        updateSubscription(
+            Subscription.newBuilder().setName(name).setAckDeadlineSeconds(45).putLabels("y", "2"),
+            "ack_deadline_seconds",
+            "labels");
     assertEquals(45, got.getAckDeadlineSeconds());
     assertEquals(Map.of("y", "2"), got.getLabelsMap());
 
     // Only the masked field changes.
     got =
-        SUBS.updateSubscription(
-            UpdateSubscriptionRequest.newBuilder()
-                .setSubscription(
-                    Subscription.newBuilder()
-                        .setName(name)
-                        .setAckDeadlineSeconds(30)
-                        .putLabels("ignored", "1"))
-                .setUpdateMask(FieldMask.newBuilder().addPaths("ack_deadline_seconds"))
-                .build());
+        updateSubscription(
+            Subscription.newBuilder()
+                .setName(name)
+                .setAckDeadlineSeconds(30)
+                .putLabels("ignored", "1"),
+            "ack_deadline_seconds");
     assertEquals(30, got.getAckDeadlineSeconds());
     assertEquals(Map.of("y", "2"), got.getLabelsMap());
     got = SUBS.getSubscription(name);
@@ -184,23 +173,16 @@ class AdminTest {
     assertCode(
         Code.INVALID_ARGUMENT,
         () ->
-            SUBS.createSubscription(
-                Subscription.newBuilder()
-                    .setName(subPath(unique("sub")))
-                    .setTopic(topic)
-                    .setAckDeadlineSeconds(601)
-                    .build()),
+            SUBS.createSubscription(newSubscription(topic).setAckDeadlineSeconds(601).build()),
         "CreateSubscription ack_deadline_seconds=601");
     String sub = res.sub(topic);
     assertEquals(10, SUBS.getSubscription(sub).getAckDeadlineSeconds(), "default ack deadline");
     assertCode(
         Code.INVALID_ARGUMENT,
         () ->
-            SUBS.updateSubscription(
-                UpdateSubscriptionRequest.newBuilder()
-                    .setSubscription(Subscription.newBuilder().setName(sub).setAckDeadlineSeconds(601))
-                    .setUpdateMask(FieldMask.newBuilder().addPaths("ack_deadline_seconds"))
-                    .build()),
+            updateSubscription(
+                Subscription.newBuilder().setName(sub).setAckDeadlineSeconds(601),
+                "ack_deadline_seconds"),
         "UpdateSubscription ack_deadline_seconds=601");
   }
 

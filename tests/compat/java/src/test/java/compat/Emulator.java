@@ -3,6 +3,7 @@ package compat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.google.api.core.ApiFuture;
 import com.google.api.gax.batching.BatchingSettings;
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.core.NoCredentialsProvider;
@@ -18,11 +19,14 @@ import com.google.cloud.pubsub.v1.SubscriptionAdminClient;
 import com.google.cloud.pubsub.v1.SubscriptionAdminSettings;
 import com.google.cloud.pubsub.v1.TopicAdminClient;
 import com.google.cloud.pubsub.v1.TopicAdminSettings;
+import com.google.protobuf.FieldMask;
 import com.google.pubsub.v1.ModifyAckDeadlineRequest;
+import com.google.pubsub.v1.PubsubMessage;
 import com.google.pubsub.v1.PullRequest;
 import com.google.pubsub.v1.ReceivedMessage;
 import com.google.pubsub.v1.Subscription;
 import com.google.pubsub.v1.Topic;
+import com.google.pubsub.v1.UpdateSubscriptionRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.time.Duration;
@@ -159,6 +163,42 @@ final class Emulator {
   static void shutdown(Publisher p) throws InterruptedException {
     p.shutdown();
     p.awaitTermination(30, TimeUnit.SECONDS);
+  }
+
+  static List<String> publishAll(Publisher p, List<PubsubMessage> msgs) throws Exception {
+    List<ApiFuture<String>> futures = new ArrayList<>();
+    for (PubsubMessage m : msgs) {
+      futures.add(p.publish(m));
+    }
+    List<String> ids = new ArrayList<>();
+    for (ApiFuture<String> f : futures) {
+      ids.add(f.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+    }
+    return ids;
+  }
+
+  /** Publishes msgs through a default publisher (shut down afterwards); their message IDs. */
+  static List<String> publishTo(String topic, List<PubsubMessage> msgs) throws Exception {
+    Publisher p = publisher(topic).build();
+    try {
+      return publishAll(p, msgs);
+    } finally {
+      shutdown(p);
+    }
+  }
+
+  /** A subscription to {@code topic} under a new unique name, to fill in and create. */
+  static Subscription.Builder newSubscription(String topic) {
+    return Subscription.newBuilder().setName(subPath(unique("sub"))).setTopic(topic);
+  }
+
+  /** UpdateSubscription of {@code sub} with an update mask of {@code paths} (none: empty mask). */
+  static Subscription updateSubscription(Subscription.Builder sub, String... paths) {
+    return SUBS.updateSubscription(
+        UpdateSubscriptionRequest.newBuilder()
+            .setSubscription(sub)
+            .setUpdateMask(FieldMask.newBuilder().addAllPaths(List.of(paths)))
+            .build());
   }
 
   /** Unary Pull until {@code want} messages arrived or {@code within} elapsed. */

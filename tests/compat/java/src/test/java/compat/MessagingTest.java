@@ -3,6 +3,8 @@ package compat;
 import static compat.Emulator.WAIT;
 import static compat.Emulator.ack;
 import static compat.Emulator.modAck;
+import static compat.Emulator.publishAll;
+import static compat.Emulator.publishTo;
 import static compat.Emulator.publisher;
 import static compat.Emulator.pullFor;
 import static compat.Emulator.pullUntil;
@@ -12,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.api.core.ApiFuture;
 import com.google.api.gax.batching.BatchingSettings;
 import com.google.api.gax.batching.FlowControlSettings;
 import com.google.cloud.pubsub.v1.MessageReceiver;
@@ -49,18 +50,6 @@ class MessagingTest {
     res.close();
   }
 
-  static List<String> publishAll(Publisher p, List<PubsubMessage> msgs) throws Exception {
-    List<ApiFuture<String>> futures = new ArrayList<>();
-    for (PubsubMessage m : msgs) {
-      futures.add(p.publish(m));
-    }
-    List<String> ids = new ArrayList<>();
-    for (ApiFuture<String> f : futures) {
-      ids.add(f.get(WAIT.toSeconds(), TimeUnit.SECONDS));
-    }
-    return ids;
-  }
-
   static PubsubMessage msg(String data, Map<String, String> attrs) {
     return PubsubMessage.newBuilder()
         .setData(ByteString.copyFromUtf8(data))
@@ -95,6 +84,37 @@ class MessagingTest {
         .setChannelProvider(Emulator.CHANNELS)
         .setCredentialsProvider(Emulator.NO_CREDENTIALS)
         .setParallelPullCount(1);
+  }
+
+  /** One message as the streaming Subscriber handed it over, and when (nanoTime). */
+  record Delivery(PubsubMessage message, long nanoTime) {}
+
+  /**
+   * Streaming pull from {@code sub} until two deliveries arrived (or WAIT ran out): nacks the
+   * first delivery and acks every later one.
+   */
+  static List<Delivery> nackThenAck(String sub) throws Exception {
+    List<Delivery> got = Collections.synchronizedList(new ArrayList<>());
+    receive(
+        subscriber(
+            sub,
+            (m, reply) -> {
+              got.add(new Delivery(m, System.nanoTime()));
+              if (got.size() == 1) {
+                reply.nack();
+              } else {
+                reply.ack();
+              }
+            }),
+        () -> got.size() >= 2);
+    synchronized (got) {
+      return new ArrayList<>(got);
+    }
+  }
+
+  /** The message IDs of {@code deliveries}, in order. */
+  static List<String> ids(List<Delivery> deliveries) {
+    return deliveries.stream().map(d -> d.message().getMessageId()).collect(Collectors.toList());
   }
 
   @Test
@@ -140,12 +160,7 @@ class MessagingTest {
   void attributesOnlyMessage() throws Exception {
     String topic = res.topic();
     String sub = res.sub(topic);
-    Publisher p = publisher(topic).build();
-    try {
-      publishAll(p, List.of(PubsubMessage.newBuilder().putAttributes("only", "attrs").build()));
-    } finally {
-      shutdown(p);
-    }
+    publishTo(topic, List.of(PubsubMessage.newBuilder().putAttributes("only", "attrs").build()));
     List<ReceivedMessage> got = pullUntil(sub, 1, WAIT);
     assertEquals(1, got.size());
     assertTrue(got.get(0).getMessage().getData().isEmpty());
@@ -156,17 +171,11 @@ class MessagingTest {
   void streamingPullWithFlowControl() throws Exception {
     String topic = res.topic();
     String sub = res.sub(topic);
-    Publisher p = publisher(topic).build();
-    List<String> ids;
-    try {
-      List<PubsubMessage> msgs = new ArrayList<>();
-      for (int i = 0; i < 12; i++) {
-        msgs.add(msg("fc" + i, Map.of("n", "" + i)));
-      }
-      ids = publishAll(p, msgs);
-    } finally {
-      shutdown(p);
+    List<PubsubMessage> msgs = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      msgs.add(msg("fc" + i, Map.of("n", "" + i)));
     }
+    List<String> ids = publishTo(topic, msgs);
     Set<String> received = ConcurrentHashMap.newKeySet();
     AtomicInteger outstanding = new AtomicInteger();
     AtomicInteger maxOutstanding = new AtomicInteger();
@@ -202,26 +211,8 @@ class MessagingTest {
   void streamingNackIsRedelivered() throws Exception {
     String topic = res.topic();
     String sub = res.sub(topic);
-    Publisher p = publisher(topic).build();
-    String id;
-    try {
-      id = publishAll(p, List.of(msg("nack-me", Map.of()))).get(0);
-    } finally {
-      shutdown(p);
-    }
-    List<String> deliveries = Collections.synchronizedList(new ArrayList<>());
-    receive(
-        subscriber(
-            sub,
-            (m, reply) -> {
-              deliveries.add(m.getMessageId());
-              if (deliveries.size() == 1) {
-                reply.nack();
-              } else {
-                reply.ack();
-              }
-            }),
-        () -> deliveries.size() >= 2);
+    String id = publishTo(topic, List.of(msg("nack-me", Map.of()))).get(0);
+    List<String> deliveries = ids(nackThenAck(sub));
     assertTrue(deliveries.size() >= 2, "deliveries " + deliveries);
     assertEquals(List.of(id, id), deliveries.subList(0, 2));
   }
@@ -291,13 +282,7 @@ class MessagingTest {
   void unaryNackViaModifyAckDeadlineZero() throws Exception {
     String topic = res.topic();
     String sub = res.sub(topic);
-    Publisher p = publisher(topic).build();
-    String id;
-    try {
-      id = publishAll(p, List.of(msg("x", Map.of()))).get(0);
-    } finally {
-      shutdown(p);
-    }
+    String id = publishTo(topic, List.of(msg("x", Map.of()))).get(0);
     List<ReceivedMessage> first = pullUntil(sub, 1, WAIT);
     assertEquals(1, first.size());
     modAck(sub, 0, first.get(0).getAckId());
@@ -315,12 +300,7 @@ class MessagingTest {
   void ackDeadlineExpiryAndModifyAckDeadline() throws Exception {
     String topic = res.topic();
     String sub = res.sub(topic, Subscription.newBuilder().setAckDeadlineSeconds(10));
-    Publisher p = publisher(topic).build();
-    try {
-      publishAll(p, List.of(msg("A", Map.of()), msg("B", Map.of()), msg("C", Map.of())));
-    } finally {
-      shutdown(p);
-    }
+    publishTo(topic, List.of(msg("A", Map.of()), msg("B", Map.of()), msg("C", Map.of())));
     List<ReceivedMessage> first = pullUntil(sub, 3, WAIT);
     assertEquals(3, first.size());
     long t0 = System.nanoTime();
@@ -353,21 +333,15 @@ class MessagingTest {
     for (int i = 0; i < payload.length; i++) {
       payload[i] = (byte) (i * 31 + 7);
     }
-    Publisher p = publisher(topic).build();
-    String id;
-    try {
-      id =
-          publishAll(
-                  p,
-                  List.of(
-                      PubsubMessage.newBuilder()
-                          .setData(ByteString.copyFrom(payload))
-                          .putAttributes("size", "9MiB")
-                          .build()))
-              .get(0);
-    } finally {
-      shutdown(p);
-    }
+    String id =
+        publishTo(
+                topic,
+                List.of(
+                    PubsubMessage.newBuilder()
+                        .setData(ByteString.copyFrom(payload))
+                        .putAttributes("size", "9MiB")
+                        .build()))
+            .get(0);
     AtomicReference<PubsubMessage> got = new AtomicReference<>();
     receive(
         subscriber(
@@ -390,13 +364,7 @@ class MessagingTest {
   void leaseExtensionBeyondAckDeadline() throws Exception {
     String topic = res.topic();
     String sub = res.sub(topic, Subscription.newBuilder().setAckDeadlineSeconds(10));
-    Publisher p = publisher(topic).build();
-    String id;
-    try {
-      id = publishAll(p, List.of(msg("slow", Map.of()))).get(0);
-    } finally {
-      shutdown(p);
-    }
+    String id = publishTo(topic, List.of(msg("slow", Map.of()))).get(0);
     List<String> deliveries = Collections.synchronizedList(new ArrayList<>());
     AtomicReference<Long> ackedAt = new AtomicReference<>();
     receive(

@@ -3,15 +3,16 @@ package compat;
 import static compat.Emulator.SUBS;
 import static compat.Emulator.WAIT;
 import static compat.Emulator.assertCode;
-import static compat.Emulator.publisher;
+import static compat.Emulator.newSubscription;
+import static compat.Emulator.publishTo;
 import static compat.Emulator.pullFor;
 import static compat.Emulator.pullUntil;
-import static compat.Emulator.shutdown;
-import static compat.Emulator.subPath;
 import static compat.Emulator.topicPath;
 import static compat.Emulator.unique;
+import static compat.Emulator.updateSubscription;
+import static compat.MessagingTest.ids;
 import static compat.MessagingTest.msg;
-import static compat.MessagingTest.publishAll;
+import static compat.MessagingTest.nackThenAck;
 import static compat.MessagingTest.receive;
 import static compat.MessagingTest.subscriber;
 import static org.junit.jupiter.api.Assertions.assertAll;
@@ -19,15 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.api.gax.rpc.StatusCode.Code;
-import com.google.cloud.pubsub.v1.Publisher;
 import com.google.cloud.pubsub.v1.Subscriber;
-import com.google.protobuf.FieldMask;
 import com.google.pubsub.v1.DeadLetterPolicy;
 import com.google.pubsub.v1.PubsubMessage;
 import com.google.pubsub.v1.ReceivedMessage;
 import com.google.pubsub.v1.RetryPolicy;
 import com.google.pubsub.v1.Subscription;
-import com.google.pubsub.v1.UpdateSubscriptionRequest;
+import compat.MessagingTest.Delivery;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,15 +52,6 @@ class PoliciesTest {
   @AfterEach
   void cleanup() {
     res.close();
-  }
-
-  static List<String> publishTo(String topic, List<PubsubMessage> msgs) throws Exception {
-    Publisher p = publisher(topic).build();
-    try {
-      return publishAll(p, msgs);
-    } finally {
-      shutdown(p);
-    }
   }
 
   /** A done() that turns true {@code after} once {@code mark} holds a start time (nanoTime). */
@@ -133,19 +123,10 @@ class PoliciesTest {
     String topic = res.topic();
     String sub = res.sub(topic);
     publishTo(topic, List.of(msg("plain", Map.of())));
-    List<Integer> attempts = Collections.synchronizedList(new ArrayList<>());
-    receive(
-        subscriber(
-            sub,
-            (m, reply) -> {
-              attempts.add(Subscriber.getDeliveryAttempt(m));
-              if (attempts.size() == 1) {
-                reply.nack();
-              } else {
-                reply.ack();
-              }
-            }),
-        () -> attempts.size() >= 2);
+    List<Integer> attempts =
+        nackThenAck(sub).stream()
+            .map(d -> Subscriber.getDeliveryAttempt(d.message()))
+            .collect(Collectors.toList());
     assertTrue(attempts.size() >= 2, "deliveries " + attempts);
     assertEquals(Arrays.asList(null, null), attempts.subList(0, 2));
   }
@@ -175,9 +156,7 @@ class PoliciesTest {
   }
 
   static Subscription withDeadLetter(String topic, String deadTopic, int maxAttempts) {
-    return Subscription.newBuilder()
-        .setName(subPath(unique("sub")))
-        .setTopic(topic)
+    return newSubscription(topic)
         .setDeadLetterPolicy(
             DeadLetterPolicy.newBuilder()
                 .setDeadLetterTopic(deadTopic)
@@ -272,22 +251,14 @@ class PoliciesTest {
                 Code.INVALID_ARGUMENT,
                 () ->
                     SUBS.createSubscription(
-                        Subscription.newBuilder()
-                            .setName(subPath(unique("sub")))
-                            .setTopic(topic)
-                            .setFilter("attributes.color = = (")
-                            .build()),
+                        newSubscription(topic).setFilter("attributes.color = = (").build()),
                 "unparsable filter"),
         () ->
             assertCode(
                 Code.INVALID_ARGUMENT,
                 () ->
-                    SUBS.updateSubscription(
-                        UpdateSubscriptionRequest.newBuilder()
-                            .setSubscription(
-                                Subscription.newBuilder().setName(sub).setFilter("attributes:x"))
-                            .setUpdateMask(FieldMask.newBuilder().addPaths("filter"))
-                            .build()),
+                    updateSubscription(
+                        Subscription.newBuilder().setName(sub).setFilter("attributes:x"), "filter"),
                 "UpdateSubscription filter (immutable)"),
         () -> assertEquals(filter, SUBS.getSubscription(sub).getFilter(), "filter after update"));
   }
@@ -309,24 +280,11 @@ class PoliciesTest {
     assertEquals(seconds(2), got.getMinimumBackoff());
     assertEquals(seconds(2), got.getMaximumBackoff());
     String id = publishTo(topic, List.of(msg("backoff", Map.of()))).get(0);
-    List<String> ids = Collections.synchronizedList(new ArrayList<>());
-    List<Long> at = Collections.synchronizedList(new ArrayList<>());
-    receive(
-        subscriber(
-            sub,
-            (m, reply) -> {
-              at.add(System.nanoTime());
-              ids.add(m.getMessageId());
-              if (ids.size() == 1) {
-                reply.nack();
-              } else {
-                reply.ack();
-              }
-            }),
-        () -> ids.size() >= 2);
+    List<Delivery> deliveries = nackThenAck(sub);
+    List<String> ids = ids(deliveries);
     assertTrue(ids.size() >= 2, "deliveries " + ids);
     assertEquals(List.of(id, id), ids.subList(0, 2));
-    long gapMs = (at.get(1) - at.get(0)) / 1_000_000;
+    long gapMs = (deliveries.get(1).nanoTime() - deliveries.get(0).nanoTime()) / 1_000_000;
     assertTrue(
         gapMs >= 1800, "redelivered " + gapMs + " ms after the nack; minimum_backoff is 2 s");
   }
