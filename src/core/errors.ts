@@ -14,8 +14,6 @@ export class PubSubError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** google.rpc.ErrorInfo-style metadata for errors clients parse (exactly-once acks). */
-    readonly errorInfo?: { reason: string; domain: string; metadata: Record<string, string> },
   ) {
     super(message);
     this.name = "PubSubError";

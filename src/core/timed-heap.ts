@@ -50,10 +50,6 @@ export class TimedHeap<T extends HeapEntry> {
     return this.heap.clear();
   }
 
-  dispose(): void {
-    this.clear();
-  }
-
   private arm(at: number): void {
     this.disarm();
     this.armedAt = at;

@@ -20,6 +20,4 @@ const root = grpc.loadPackageDefinition(packageDefinition) as any;
 export const services = {
   publisher: root.google.pubsub.v1.Publisher.service as grpc.ServiceDefinition,
   subscriber: root.google.pubsub.v1.Subscriber.service as grpc.ServiceDefinition,
-  schema: root.google.pubsub.v1.SchemaService.service as grpc.ServiceDefinition,
-  iam: root.google.iam.v1.IAMPolicy.service as grpc.ServiceDefinition,
 };
