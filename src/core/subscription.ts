@@ -23,7 +23,7 @@ interface Delayed extends HeapEntry {
 
 export interface SubscriptionHooks {
   /** Forwards a message that ran out of delivery attempts; true when it was accepted. */
-  deadLetter(sub: Subscription, msg: StoredMessage, attempts: number): boolean;
+  deadLetter(sub: Subscription, msg: StoredMessage): boolean;
 }
 
 export class Subscription {
@@ -129,7 +129,9 @@ export class Subscription {
       lease.deadline = deadline;
       if (deadline < lease.key) this.leaseHeap.reschedule(lease, deadline);
     }
-    if (done.length) this.dispatch();
+    // Only a nack frees room or returns messages; an extension (the clients' per-message lease
+    // modack, the common case) has nothing to deliver.
+    if (seconds === 0 && done.length) this.dispatch();
     return done;
   }
 
@@ -239,24 +241,28 @@ export class Subscription {
 
   private leaseDue(lease: Lease, now: number): void {
     if (lease.deadline > now) this.leaseHeap.add(lease, lease.deadline);
-    else this.release(lease, now);
+    else {
+      this.release(lease, now);
+      this.dispatch();
+    }
   }
 
-  /** Nack or expiry: the message (and, for a key, every later one out) goes back for redelivery. */
+  /**
+   * Nack or expiry: the message (and, for a key, every later one out) goes back for redelivery.
+   * The caller dispatches once afterwards, so a batch nack is one dispatch, not one per message.
+   */
   private release(lease: Lease, now: number): void {
     if (lease.entry.lease === lease) this.endLease(lease);
     const entry = lease.entry;
     const dl = this.config.deadLetterPolicy;
-    if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.hooks.deadLetter(this, entry.msg, entry.attempts)) {
+    if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.hooks.deadLetter(this, entry.msg)) {
       this.backlog.drop(entry);
-      this.dispatch();
       return;
     }
     const notBefore = now + this.backoff(entry.attempts);
     const later = this.backlog.returnEntry(entry, notBefore, now);
     for (const e of later) if (e.lease) this.endLease(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
-    this.dispatch();
   }
 
   private backoff(attempts: number): number {
