@@ -1,4 +1,5 @@
 /** The real service's publish limits, checked with its status codes and wording. */
+import { echo } from "./bounded.ts";
 import { PubSubError, invalid } from "./errors.ts";
 import { byteLength, type MessageInput } from "./message.ts";
 
@@ -67,12 +68,12 @@ function checkMessage(m: MessageInput, index: number): number {
       const vl = byteLength(attrs[k]);
       if (kl > LIMITS.attributeKeyBytes) {
         throw invalid(
-          `The attribute "${k}" in the request has a key that is too long. The length is ${kl} characters, but the maximum allowed is ${LIMITS.attributeKeyBytes}. ${QUOTAS}`,
+          `The attribute "${echo(k)}" in the request has a key that is too long. The length is ${kl} characters, but the maximum allowed is ${LIMITS.attributeKeyBytes}. ${QUOTAS}`,
         );
       }
       if (vl > LIMITS.attributeValueBytes) {
         throw invalid(
-          `The attribute "${k}" in the request has a value that is too long. The length is ${vl} characters, but the maximum allowed is ${LIMITS.attributeValueBytes}. ${QUOTAS}`,
+          `The attribute "${echo(k)}" in the request has a value that is too long. The length is ${vl} characters, but the maximum allowed is ${LIMITS.attributeValueBytes}. ${QUOTAS}`,
         );
       }
       if (kl === 0) throw invalid(`messages[${index}].attributes has an empty key; attribute keys must be non-empty.`);

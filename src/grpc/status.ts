@@ -1,5 +1,6 @@
 /** The one place a gRPC status code is chosen for an error. */
 import * as grpc from "@grpc/grpc-js";
+import { boundMessage } from "../core/bounded.ts";
 import { PubSubError, type ErrorCode } from "../core/errors.ts";
 import { log } from "../log.ts";
 
@@ -15,18 +16,23 @@ const CODES: Record<ErrorCode, grpc.status> = {
   INTERNAL: grpc.status.INTERNAL,
 };
 
-/** A PubSubError becomes its status; anything else is a bug: INTERNAL, logged. */
+/** Errors no rule caught: each is a bug (the fuzz suite fails on any), counted for /metrics. */
+export const internalErrors = { count: 0 };
+
+/**
+ * A PubSubError becomes its status; anything else is a bug: INTERNAL, logged and counted. The
+ * message is bounded here too, as a status message past the client's metadata limit is never
+ * delivered and leaves the call hanging.
+ */
 export function toStatus(err: unknown): grpc.ServiceError {
   if (err instanceof PubSubError) {
-    return Object.assign(new Error(err.message), { code: CODES[err.code], details: err.message, metadata: new grpc.Metadata() });
+    const details = boundMessage(err.message);
+    return Object.assign(new Error(details), { code: CODES[err.code], details, metadata: new grpc.Metadata() });
   }
+  internalErrors.count++;
   log.error("internal error", err);
-  const message = err instanceof Error ? err.message : String(err);
-  return Object.assign(new Error(message), {
-    code: grpc.status.INTERNAL,
-    details: `Internal error: ${message}`,
-    metadata: new grpc.Metadata(),
-  });
+  const details = boundMessage(`Internal error: ${err instanceof Error ? err.message : String(err)}`);
+  return Object.assign(new Error(details), { code: grpc.status.INTERNAL, details, metadata: new grpc.Metadata() });
 }
 
 export const unimplemented = (method: string) =>
