@@ -6,8 +6,9 @@
 //         (default 100,000) published in batches of 1,000. RSS per held message is the slope
 //         of server RSS over messages held (second half of the fill, least squares).
 // pinned: one subscription with a filter that takes one message of each 1,000-message batch;
-//         --pinned batches (default 400). RSS per held message = RSS growth / batches: how much
-//         of each ~1 MB request one held message keeps alive.
+//         --pinned batches (default 400). RSS per held message = (RSS growth − the growth of
+//         the same traffic with a filter that takes nothing) / batches: how much of each ~1 MB
+//         request one held message keeps alive.
 // --root runs another checkout's src/main.ts (e.g. a `git worktree` of main) for a before/after.
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -50,7 +51,7 @@ function clients(target: string) {
 const rssMB = async (s: ServerHandle) => ((await s.sample()).rssBytes ?? NaN) / 2 ** 20;
 const settle = () => new Promise((r) => setTimeout(r, 1000));
 
-async function held(o: Opts, logFile: string): Promise<{ rssStartMB: number; rssEndMB: number; bytesPerMsg: number }> {
+async function held(o: Opts, logFile: string): Promise<{ rssStartMB: number; rssEndMB: number; bytesPerMsg: number; slope: number }> {
   const server = await startServer({ kind: "ours", smol: false, root: o.root, args: o.args, logFile });
   const c = clients(server.target);
   try {
@@ -68,20 +69,20 @@ async function held(o: Opts, logFile: string): Promise<{ rssStartMB: number; rss
     }
     await settle();
     const end = await rssMB(server);
-    return { rssStartMB: start, rssEndMB: end, bytesPerMsg: slope(pts.slice(Math.floor(pts.length / 2))) };
+    return { rssStartMB: start, rssEndMB: end, bytesPerMsg: ((end - start) * 2 ** 20) / o.messages, slope: slope(pts.slice(Math.floor(pts.length / 2))) };
   } finally {
     c.close();
     await server.stop();
   }
 }
 
-async function pinned(o: Opts, logFile: string): Promise<{ rssStartMB: number; rssEndMB: number; bytesPerMsg: number }> {
+async function pinned(o: Opts, logFile: string, filter = "attributes:keep"): Promise<{ rssStartMB: number; rssEndMB: number; bytesPerMsg: number }> {
   const server = await startServer({ kind: "ours", smol: false, root: o.root, args: o.args, logFile });
   const c = clients(server.target);
   try {
     const topic = `projects/${PROJECT}/topics/pinned`;
     await c.call(c.pub, "CreateTopic", { name: topic });
-    await c.call(c.sub, "CreateSubscription", { name: `projects/${PROJECT}/subscriptions/pinned`, topic, filter: "attributes:keep" });
+    await c.call(c.sub, "CreateSubscription", { name: `projects/${PROJECT}/subscriptions/pinned`, topic, filter });
     await settle();
     const start = await rssMB(server);
     const batch = Array.from({ length: 1000 }, (_, i) => (i === 0 ? { data: KIB, attributes: { keep: "1" } } : { data: KIB }));
@@ -109,7 +110,9 @@ if (import.meta.main) {
   const dir = join(ROOT, "bench/results");
   await Bun.write(join(dir, ".keep"), "");
   const h = await held(o, join(dir, "held-memory.held.server.log"));
-  console.log(`held: ${o.messages.toLocaleString("en-US")} × 1 KiB, ${o.subs} subscriptions: RSS ${h.rssStartMB.toFixed(0)} → ${h.rssEndMB.toFixed(0)} MB, ≈ ${h.bytesPerMsg.toFixed(0)} B per held message (slope)`);
+  console.log(`held: ${o.messages.toLocaleString("en-US")} × 1 KiB, ${o.subs} subscriptions: RSS ${h.rssStartMB.toFixed(0)} → ${h.rssEndMB.toFixed(0)} MB, ≈ ${h.bytesPerMsg.toFixed(0)} B per held message (slope of the second half ${h.slope.toFixed(0)})`);
   const p = await pinned(o, join(dir, "held-memory.pinned.server.log"));
-  console.log(`pinned: ${o.pinned} held of ${o.pinned} × 1,000-message batches: RSS ${p.rssStartMB.toFixed(0)} → ${p.rssEndMB.toFixed(0)} MB, ≈ ${p.bytesPerMsg.toFixed(0)} B per held message`);
+  const c = await pinned(o, join(dir, "held-memory.control.server.log"), "attributes:never");
+  const per = (((p.rssEndMB - p.rssStartMB) - (c.rssEndMB - c.rssStartMB)) * 2 ** 20) / o.pinned;
+  console.log(`pinned: ${o.pinned} held of ${o.pinned} × 1,000-message batches: RSS ${p.rssStartMB.toFixed(0)} → ${p.rssEndMB.toFixed(0)} MB (same traffic, nothing held: ${c.rssStartMB.toFixed(0)} → ${c.rssEndMB.toFixed(0)} MB), ≈ ${per.toFixed(0)} B per held message`);
 }

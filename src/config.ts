@@ -10,6 +10,8 @@ export interface Config {
   fillWaitMs: number;
   pullWaitMs: number;
   logLevel: Level;
+  /** Memory budget in bytes; 0 = a share of the cgroup limit or physical memory (src/memory-limit.ts). */
+  maxMemory: number;
 }
 
 interface Option {
@@ -23,6 +25,14 @@ const int = (flag: string, min: number, max: number) => (v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be an integer from ${min} to ${max} (got "${v}")`);
   return n;
+};
+
+/** A size in bytes: a plain integer, or with K, M, G (binary: 1K = 1024), optionally KB/KiB. */
+const size = (flag: string, min: number) => (v: string) => {
+  const m = /^(\d+(?:\.\d+)?)\s*(?:([KMG])(?:i?B)?)?$/i.exec(v.trim());
+  const n = m ? Number(m[1]) * 1024 ** (m[2] ? "KMG".indexOf(m[2].toUpperCase()) + 1 : 0) : NaN;
+  if (!(n >= min)) throw new Error(`${flag} must be a size of at least ${min / 2 ** 20} MB, like 512M or 2G (got "${v}")`);
+  return Math.floor(n);
 };
 
 export const OPTIONS: Option[] = [
@@ -57,6 +67,12 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.pullWaitMs = int("--pull-wait-ms", 0, 600_000)(v)),
   },
   {
+    flag: "--max-memory",
+    env: "PUBSUB_MAX_MEMORY",
+    help: "memory budget, like 512M or 2G: past it Publish answers RESOURCE_EXHAUSTED (default 75% of the container limit, else 50% of RAM)",
+    apply: (c, v) => (c.maxMemory = size("--max-memory", 16 * 2 ** 20)(v)),
+  },
+  {
     flag: "--log-level",
     env: "PUBSUB_LOG_LEVEL",
     help: "debug | info | warn | error | silent (default info)",
@@ -75,6 +91,7 @@ export const DEFAULTS: Config = {
   fillWaitMs: 0,
   pullWaitMs: 5000,
   logLevel: "info",
+  maxMemory: 0,
 };
 
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */

@@ -5,6 +5,8 @@ import { DEFAULTS, type Config } from "./config.ts";
 import { adminHandler } from "./admin/http.ts";
 import { createGrpcServer } from "./grpc/server.ts";
 import { listen } from "./listener.ts";
+import { MemoryBudget } from "./core/memory-budget.ts";
+import { collectGarbage, defaultMaxMemory, processRss } from "./memory-limit.ts";
 import { systemClock } from "./system-clock.ts";
 
 export interface Emulator {
@@ -16,11 +18,13 @@ export interface Emulator {
 
 export async function startEmulator(config: Partial<Config> = {}, clock: Clock = systemClock): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
+  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), clock, rss: processRss, reclaim: collectGarbage });
   const broker = new Broker({
     clock,
     maxMessagesPerResponse: c.maxMessagesPerResponse,
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
+    memory,
   });
   const listener = await listen(c.host, c.port, createGrpcServer(broker), adminHandler(broker));
   return { port: listener.port, host: c.host, broker, stop: () => listener.close() };

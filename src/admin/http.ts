@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Broker } from "../core/broker.ts";
+import { internalErrorCount } from "../internal-errors.ts";
 
 const started = Date.now();
 
@@ -25,6 +26,8 @@ export function metrics(broker: Broker) {
     uptimeSeconds: (Date.now() - started) / 1000,
     bunVersion: process.versions.bun ?? null,
     ...broker.stats(),
+    ...broker.memory.stats(),
+    internalErrors: internalErrorCount(),
   };
 }
 

@@ -8,6 +8,7 @@ import { PubSubError, alreadyExists, failedPrecondition, notFound } from "./erro
 import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
+import { MemoryBudget } from "./memory-budget.ts";
 import type { Delivery, MessageInput, StoredMessage } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { paginate, type Page } from "./paging.ts";
@@ -24,6 +25,8 @@ export interface BrokerOptions {
   fillWaitMs?: number;
   /** How long a Pull without return_immediately waits for messages before answering empty. */
   pullWaitMs?: number;
+  /** Held messages are accounted here, and Publish refused past it (default: no budget). */
+  memory?: MemoryBudget;
 }
 
 export interface PullHandle {
@@ -37,11 +40,13 @@ export class Broker {
   readonly maxMessagesPerResponse: number;
   private readonly fillWaitMs: number;
   private readonly pullWaitMs: number;
+  readonly memory: MemoryBudget;
   private topics = new Map<string, Topic>();
   private subs = new Map<string, Subscription>();
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
+    this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, clock: o.clock });
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
@@ -89,6 +94,9 @@ export class Broker {
   publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
     const topic = this.topic(topicName);
     const sizes = checkPublish(messages, requestBytes);
+    let bytes = 0;
+    for (const s of sizes) bytes += s;
+    this.memory.admit(sizes.length, bytes);
     return topic.publish(messages, sizes, this.clock.now());
   }
 
@@ -103,7 +111,8 @@ export class Broker {
     const matches = compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
     if (topic.config.messageRetentionDuration) config.topicMessageRetentionDuration = topic.config.messageRetentionDuration;
-    const sub = new Subscription(config, this.clock, { deadLetter: (s, m) => this.deadLetter(s, m) }, this.fillWaitMs);
+    const hooks = { deadLetter: (s: Subscription, m: StoredMessage) => this.deadLetter(s, m), budget: this.memory };
+    const sub = new Subscription(config, this.clock, hooks, this.fillWaitMs);
     sub.matches = matches;
     this.subs.set(sub.name, sub);
     topic.subscriptions.add(sub);

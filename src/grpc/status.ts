@@ -2,7 +2,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { boundMessage } from "../core/bounded.ts";
 import { PubSubError, type ErrorCode } from "../core/errors.ts";
-import { log } from "../log.ts";
+import { reportInternal } from "../internal-errors.ts";
 
 const CODES: Record<ErrorCode, grpc.status> = {
   INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
@@ -16,9 +16,6 @@ const CODES: Record<ErrorCode, grpc.status> = {
   INTERNAL: grpc.status.INTERNAL,
 };
 
-/** Errors no rule caught: each is a bug (the fuzz suite fails on any), counted for /metrics. */
-export const internalErrors = { count: 0 };
-
 /**
  * A PubSubError becomes its status; anything else is a bug: INTERNAL, logged and counted. The
  * message is bounded here too, as a status message past the client's metadata limit is never
@@ -29,8 +26,7 @@ export function toStatus(err: unknown): grpc.ServiceError {
     const details = boundMessage(err.message);
     return Object.assign(new Error(details), { code: CODES[err.code], details, metadata: new grpc.Metadata() });
   }
-  internalErrors.count++;
-  log.error("internal error", err);
+  reportInternal(err);
   const details = boundMessage(`Internal error: ${err instanceof Error ? err.message : String(err)}`);
   return Object.assign(new Error(details), { code: grpc.status.INTERNAL, details, metadata: new grpc.Metadata() });
 }
