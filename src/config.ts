@@ -12,6 +12,8 @@ export interface Config {
   logLevel: Level;
   /** Memory budget in bytes; 0 = a share of the cgroup limit or physical memory (src/memory-limit.ts). */
   maxMemory: number;
+  /** Most time a connection may take to send its preface, or an HTTP request its headers. */
+  handshakeTimeoutMs: number;
 }
 
 interface Option {
@@ -73,6 +75,12 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.maxMemory = size("--max-memory", 16 * 2 ** 20)(v)),
   },
   {
+    flag: "--handshake-timeout-ms",
+    env: "PUBSUB_HANDSHAKE_TIMEOUT_MS",
+    help: "a connection that has not sent its HTTP/2 preface, or an HTTP request its headers, by then is closed (default 5000)",
+    apply: (c, v) => (c.handshakeTimeoutMs = int("--handshake-timeout-ms", 100, 600_000)(v)),
+  },
+  {
     flag: "--log-level",
     env: "PUBSUB_LOG_LEVEL",
     help: "debug | info | warn | error | silent (default info)",
@@ -92,6 +100,7 @@ export const DEFAULTS: Config = {
   pullWaitMs: 5000,
   logLevel: "info",
   maxMemory: 0,
+  handshakeTimeoutMs: 5000,
 };
 
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */

@@ -9,6 +9,9 @@ import { MemoryBudget } from "./core/memory-budget.ts";
 import { collectGarbage, defaultMaxMemory, processRss } from "./memory-limit.ts";
 import { systemClock } from "./system-clock.ts";
 
+/** How long stop() lets calls in flight finish before closing every connection. */
+const SHUTDOWN_GRACE_MS = 5000;
+
 export interface Emulator {
   readonly port: number;
   readonly host: string;
@@ -26,6 +29,10 @@ export async function startEmulator(config: Partial<Config> = {}, clock: Clock =
     pullWaitMs: c.pullWaitMs,
     memory,
   });
-  const listener = await listen(c.host, c.port, createGrpcServer(broker), adminHandler(broker));
+  const listener = await listen(c.host, c.port, createGrpcServer(broker), adminHandler(broker), {
+    handshakeTimeoutMs: c.handshakeTimeoutMs,
+    shutdownGraceMs: SHUTDOWN_GRACE_MS,
+    onClosing: () => broker.shutdown(),
+  });
   return { port: listener.port, host: c.host, broker, stop: () => listener.close() };
 }

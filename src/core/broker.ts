@@ -43,6 +43,8 @@ export class Broker {
   readonly memory: MemoryBudget;
   private topics = new Map<string, Topic>();
   private subs = new Map<string, Subscription>();
+  /** Set by shutdown(): what every new stream or Pull is answered. */
+  private closing: PubSubError | null = null;
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
@@ -151,6 +153,12 @@ export class Broker {
     sub.close(failedPrecondition(`Subscription ${name} is detached.`));
   }
 
+  /** Ends every stream and waiting Pull with UNAVAILABLE (what clients retry on); new ones get it too. */
+  shutdown(): void {
+    this.closing = new PubSubError("UNAVAILABLE", "The emulator is shutting down.");
+    for (const sub of this.subs.values()) sub.close(this.closing);
+  }
+
   /** Drops every topic and subscription (the admin API's reset). */
   reset(): void {
     for (const sub of this.subs.values()) sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
@@ -176,6 +184,7 @@ export class Broker {
    * publish (return_immediately answers at once, empty or not).
    */
   pull(subName: string, maxMessages: number, returnImmediately = false): PullHandle {
+    if (this.closing) throw this.closing;
     const sub = this.subscription(subName);
     if (!Number.isInteger(maxMessages) || maxMessages <= 0) {
       throw new PubSubError("INVALID_ARGUMENT", `Invalid max_messages: ${maxMessages}. It must be a positive integer.`);
@@ -227,6 +236,7 @@ export class Broker {
 
   /** A streaming consumer for a subscription; the caller adds it, and removes it when the stream ends. */
   streamConsumer(subName: string, o: Omit<ConsumerOptions, "maxBatch">): { sub: Subscription; consumer: Consumer } {
+    if (this.closing) throw this.closing;
     const sub = this.subscription(subName);
     return { sub, consumer: new Consumer({ ...o, maxBatch: this.maxMessagesPerResponse }) };
   }
