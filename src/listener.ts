@@ -71,6 +71,7 @@ export async function listen(
       head = head.length ? Buffer.concat([head, chunk]) : chunk;
       const kind = sniff(head);
       if (kind === "wait") return;
+      if (kind === "bad") return void socket.destroy();
       socket.off("data", onData);
       socket.pause();
       socket.unshift(head);

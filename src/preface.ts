@@ -10,14 +10,17 @@ const SETTINGS = 4;
 /** A peer may not send a larger frame before the settings are agreed (RFC 9113 §4.2). */
 const MAX_FRAME = 16_384;
 
-export type Sniffed = "grpc" | "http" | "wait";
+/** "bad": the magic, then something no HTTP/2 client sends first; the connection is closed. */
+export type Sniffed = "grpc" | "http" | "wait" | "bad";
 
 export function sniff(head: Buffer): Sniffed {
   const n = Math.min(head.length, MAGIC.length);
   if (head.compare(MAGIC, 0, n, 0, n) !== 0) return "http";
   if (head.length < MAGIC.length + FRAME_HEADER) return "wait";
-  // Not a SETTINGS frame: a protocol error, which the HTTP/2 server answers (GOAWAY) itself.
-  if (head[MAGIC.length + 3] !== SETTINGS) return "grpc";
   const length = head.readUIntBE(MAGIC.length, 3);
-  return length <= MAX_FRAME && head.length < MAGIC.length + FRAME_HEADER + length ? "wait" : "grpc";
+  const type = head[MAGIC.length + 3];
+  const ack = head[MAGIC.length + 4] & 1;
+  // RFC 9113 §3.4: the preface's SETTINGS frame (no ACK, a multiple of 6 bytes) comes first.
+  if (type !== SETTINGS || ack || length % 6 !== 0 || length > MAX_FRAME) return "bad";
+  return head.length < MAGIC.length + FRAME_HEADER + length ? "wait" : "grpc";
 }

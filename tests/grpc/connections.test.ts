@@ -73,6 +73,14 @@ describe("handshake timeout", () => {
 });
 
 describe("protocol sniffing", () => {
+  test("the magic followed by anything but a SETTINGS frame is closed at once", async () => {
+    const windowUpdate = Buffer.from([0, 0, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    const r = await connection((s) => s.write(Buffer.concat([Buffer.from(MAGIC, "latin1"), windowUpdate])));
+    expect(r.closedAfterMs).not.toBeNull();
+    expect(r.closedAfterMs!).toBeLessThan(TIMEOUT);
+    expect(r.received).toBe("");
+  });
+
   test("a preface split across TCP segments is still HTTP/2 (the server answers with SETTINGS)", async () => {
     const r = await connection(async (s) => {
       for (const part of [MAGIC.slice(0, 1), MAGIC.slice(1, 5), MAGIC.slice(5, 20), MAGIC.slice(20)]) {
