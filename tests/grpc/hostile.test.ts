@@ -146,6 +146,18 @@ describe("prototype keys are data", () => {
     const got = await c.call(c.publisher, "GetTopic", { topic: name });
     expect(Object.entries(got.labels).sort()).toEqual([["constructor", "x"], ["tostring", "y"]]);
   });
+  test("push attributes keep a __proto__ key as data through create, update and get", async () => {
+    const name = subPath();
+    const attributes = JSON.parse('{"__proto__":"p","x-goog-version":"v1"}');
+    await c.call(c.subscriber, "CreateSubscription", { name, topic, pushConfig: { pushEndpoint: "https://example.com/p", attributes } });
+    await c.call(c.subscriber, "UpdateSubscription", {
+      subscription: { name, pushConfig: { pushEndpoint: "https://example.com/q", attributes } },
+      updateMask: { paths: ["push_config"] },
+    });
+    const got = await c.call(c.subscriber, "GetSubscription", { subscription: name });
+    expect(got.pushConfig.pushEndpoint).toBe("https://example.com/q");
+    expect(Object.entries(got.pushConfig.attributes).sort()).toEqual([["__proto__", "p"], ["x-goog-version", "v1"]]);
+  });
   test("afterwards the server still serves", stillServes);
 });
 
