@@ -34,6 +34,8 @@ export async function listen(
   const injector = grpcServer.createConnectionInjector(grpc.ServerCredentials.createInsecure());
   const web = http.createServer(httpHandler);
   const sockets = new Set<net.Socket>();
+  /** Sockets whose protocol is not known yet (closed at once on shutdown). */
+  const sniffing = new Set<net.Socket>();
   /** HTTP sockets between requests (and their deadline for the next request's headers). */
   const idleHttp = new Map<net.Socket, ReturnType<typeof setTimeout>>();
   let closing = false;
@@ -57,9 +59,11 @@ export async function listen(
 
   const tcp = net.createServer((socket) => {
     sockets.add(socket);
+    sniffing.add(socket);
     const timer = deadline(socket);
     socket.on("close", () => {
       sockets.delete(socket);
+      sniffing.delete(socket);
       clearTimeout(timer);
       clearTimeout(idleHttp.get(socket));
       idleHttp.delete(socket);
@@ -72,6 +76,7 @@ export async function listen(
       const kind = sniff(head);
       if (kind === "wait") return;
       if (kind === "bad") return void socket.destroy();
+      sniffing.delete(socket);
       socket.off("data", onData);
       socket.pause();
       socket.unshift(head);
@@ -96,7 +101,7 @@ export async function listen(
       closing = true;
       tcp.close();
       o.onClosing?.();
-      for (const s of idleHttp.keys()) s.destroy();
+      for (const s of [...idleHttp.keys(), ...sniffing]) s.destroy();
       // GOAWAY: each gRPC connection closes once its calls in flight have finished.
       injector.drain(o.shutdownGraceMs);
       await new Promise<void>((resolve) => {
