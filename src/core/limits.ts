@@ -77,6 +77,9 @@ function checkMessage(m: MessageInput, index: number): number {
         );
       }
       if (kl === 0) throw invalid(`messages[${index}].attributes has an empty key; attribute keys must be non-empty.`);
+      if (!unicode(k, kl) || !unicode(attrs[k], vl)) {
+        throw invalid(`The attribute "${echo(k)}" in messages[${index}] is not valid Unicode (a lone surrogate); attributes must be UTF-8.`);
+      }
       size += kl + vl;
     }
   }
@@ -96,6 +99,7 @@ function checkMessage(m: MessageInput, index: number): number {
   const key = m.orderingKey;
   if (key) {
     const kl = byteLength(key);
+    if (!unicode(key, kl)) throw invalid(`messages[${index}].ordering_key is not valid Unicode (a lone surrogate); it must be UTF-8.`);
     if (kl > LIMITS.orderingKeyBytes) {
       throw invalid(
         `messages[${index}].ordering_key is ${kl} bytes, but the maximum allowed is ${LIMITS.orderingKeyBytes}.`,
@@ -105,6 +109,12 @@ function checkMessage(m: MessageInput, index: number): number {
   }
   return size;
 }
+
+/**
+ * gRPC strings arrive checked as UTF-8; JSON ones can carry an escaped lone surrogate, which has
+ * no UTF-8 form. Only a string with non-ASCII characters (more bytes than units) can.
+ */
+const unicode = (s: string, bytes: number) => bytes === s.length || s.isWellFormed();
 
 /** Ack deadlines of ModifyAckDeadline: 0 (nack) to 600 seconds. */
 export function checkModifyDeadline(seconds: number, field = "ack_deadline_seconds"): void {
