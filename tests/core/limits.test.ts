@@ -95,7 +95,8 @@ describe("unicode", () => {
   test("an attribute or ordering key with a lone surrogate (possible in JSON) is INVALID_ARGUMENT", () => {
     const { broker } = setup();
     const topic = makeTopic(broker);
-    for (const m of [{ attributes: { "k\uD800": "v" } }, { attributes: { k: "v\uDC00" } }, { data: bytes("x"), orderingKey: "\uD800" }]) {
+    const cases: MessageInput[] = [{ attributes: { "k\uD800": "v" } }, { attributes: { k: "v\uDC00" } }, { data: bytes("x"), orderingKey: "\uD800" }];
+    for (const m of cases) {
       const e = caught(() => broker.publish(topic, [m]));
       expect(e.code).toBe("INVALID_ARGUMENT");
       expect(e.message).toContain("lone surrogate");
