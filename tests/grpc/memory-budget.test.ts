@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
 
 const ROOT = join(import.meta.dir, "../..");
-const MAX_MEMORY = 300 * 2 ** 20;
+const MAX_MEMORY = 400 * 2 ** 20;
 const BATCH = Array.from({ length: 16 }, () => ({ data: Buffer.alloc(64 * 1024, 7) })); // 1 MiB a publish
 
 let child: ReturnType<typeof Bun.spawn>;
