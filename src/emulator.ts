@@ -4,6 +4,7 @@ import type { Clock } from "./core/clock.ts";
 import { DEFAULTS, type Config } from "./config.ts";
 import { adminHandler } from "./admin/http.ts";
 import { createGrpcServer } from "./grpc/server.ts";
+import { createRpcTable } from "./rpc/table.ts";
 import { listen } from "./listener.ts";
 import { systemClock } from "./system-clock.ts";
 
@@ -22,6 +23,6 @@ export async function startEmulator(config: Partial<Config> = {}, clock: Clock =
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
   });
-  const listener = await listen(c.host, c.port, createGrpcServer(broker), adminHandler(broker));
+  const listener = await listen(c.host, c.port, createGrpcServer(createRpcTable(broker)), adminHandler(broker));
   return { port: listener.port, host: c.host, broker, stop: () => listener.close() };
 }

@@ -122,6 +122,11 @@ export class Broker {
     return next;
   }
 
+  /** ModifyPushConfig is an update of push_config alone (an empty one makes it a pull subscription). */
+  modifyPushConfig(name: string, pushConfig: Record<string, unknown> | undefined): void {
+    this.updateSubscription({ ...this.subscription(name).config, pushConfig }, ["push_config"]);
+  }
+
   listSubscriptions(project: string, pageSize?: number, pageToken?: string): Page<SubscriptionResource> {
     const prefix = `projects/${parseProject(project)}/subscriptions/`;
     const all = [...this.subs.values()].filter((s) => s.name.startsWith(prefix)).map((s) => s.config);

@@ -53,8 +53,8 @@ export function subscriptionToProto(s: SubscriptionResource): Obj {
   if (s.expirationPolicy) out.expirationPolicy = { ttl: msToDuration(s.expirationPolicy.ttl) };
   if (s.retryPolicy) {
     out.retryPolicy = {
-      minimumBackoff: msToDuration(s.retryPolicy.minimumBackoff ?? 10_000),
-      maximumBackoff: msToDuration(s.retryPolicy.maximumBackoff ?? 600_000),
+      minimumBackoff: msToDuration(s.retryPolicy.minimumBackoff),
+      maximumBackoff: msToDuration(s.retryPolicy.maximumBackoff),
     };
   }
   return out;
