@@ -34,11 +34,25 @@ if (command.verb === "healthcheck") {
 
 if (config.dataDir) log.warn(`--data-dir ${config.dataDir}: accepted, but nothing is persisted yet (state is in memory)`);
 
+// Installed before the start (Bun arms signal handlers asynchronously): a SIGTERM right after
+// the started line, as Testcontainers or a quick `docker stop` sends, still shuts down cleanly.
+let emulator: { stop(): Promise<void> } | undefined;
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info(`${signal}: shutting down`);
+    await emulator?.stop();
+    process.exit(0);
+  });
+}
+
 // Imported after the commands above so they answer without loading gRPC and the protos.
 const { startEmulator } = await import("./emulator.ts");
 const { systemClock } = await import("./system-clock.ts");
 const provisioning = config.configFile || config.provision.length ? await import("./provision/provision.ts") : undefined;
-const emulator = await startEmulator(config, systemClock, (broker) => {
+const started = await startEmulator(config, systemClock, (broker) => {
   if (!provisioning) return;
   const { created, existing } = provisioning.provision(broker, provisioning.loadPlan(config));
   log.info(`provisioned ${created.length} topics and subscriptions${existing.length ? ` (${existing.length} existed already)` : ""}`);
@@ -47,21 +61,12 @@ const emulator = await startEmulator(config, systemClock, (broker) => {
   else log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
   process.exit(e.name === "ProvisionError" ? 2 : 1);
 });
+emulator = started;
 // The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it.
-console.log(`[pubsub] INFO: Server started, listening on ${emulator.port}`);
+console.log(`[pubsub] INFO: Server started, listening on ${started.port}`);
 if (config.project) log.info(`project ${config.project} (every project is served)`);
 
 // One bad request or connection must not take down every client's emulator: log and go on.
 process.on("uncaughtException", (e) => log.error("uncaught exception", e));
 process.on("unhandledRejection", (e) => log.error("unhandled rejection", e));
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, async () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    log.info(`${signal}: shutting down`);
-    await emulator.stop();
-    process.exit(0);
-  });
-}
