@@ -3,7 +3,10 @@
  * the started line printed only once provisioning succeeded.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PubSub } from "@google-cloud/pubsub";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
@@ -20,8 +23,8 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return { code, stdout, stderr };
 }
 
-/** Starts main.ts, waits (bounded) for the started line, then stops it with SIGTERM. */
-async function startAndStop(args: string[], env: Record<string, string> = {}) {
+/** Starts main.ts, waits (bounded) for the started line, runs `whileUp`, then stops it with SIGTERM. */
+async function startAndStop(args: string[], env: Record<string, string> = {}, whileUp?: (port: number) => Promise<void>) {
   const p = Bun.spawn([process.execPath, MAIN, ...args, "--host-port", "127.0.0.1:0"], {
     env: { ...ENV, ...env },
     stdout: "pipe",
@@ -30,13 +33,20 @@ async function startAndStop(args: string[], env: Record<string, string> = {}) {
   const killer = setTimeout(() => p.kill("SIGKILL"), 10_000);
   let stdout = "";
   const decoder = new TextDecoder();
-  for await (const chunk of p.stdout) {
-    stdout += decoder.decode(chunk, { stream: true });
-    if (/Server started, listening on \d+/.test(stdout)) break;
-  }
+  const reader = p.stdout.getReader();
+  const readAll = async (until?: RegExp) => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      stdout += decoder.decode(value, { stream: true });
+      if (until?.test(stdout)) return;
+    }
+  };
+  await readAll(/Server started, listening on \d+/);
   const port = Number(/listening on (\d+)/.exec(stdout)?.[1] ?? 0);
+  if (port && whileUp) await whileUp(port);
   p.kill("SIGTERM");
-  const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+  const [, stderr, code] = await Promise.all([readAll(), new Response(p.stderr).text(), p.exited]);
   clearTimeout(killer);
   return { port, code, stdout, stderr };
 }
@@ -103,6 +113,25 @@ describe("start", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("ignoring gcloud flag --log-http");
     expect(r.stderr).toContain("--data-dir /tmp/x: accepted, but nothing is persisted yet");
+  }, T);
+
+  test("the started line comes after provisioning: what was declared exists when it is printed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "main-"));
+    const config = join(dir, "p.yaml");
+    writeFileSync(config, "projects:\n  - id: ready\n    topics:\n      - name: ready-topic\n        subscriptions: [ready-sub]\n");
+    let subs: string[] = [];
+    try {
+      const r = await startAndStop(["--config", config], {}, async (port) => {
+        const ps = new PubSub({ projectId: "ready", apiEndpoint: `127.0.0.1:${port}`, emulatorMode: true });
+        subs = (await ps.topic("ready-topic").getSubscriptions())[0].map((x) => x.name);
+        await ps.close();
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("provisioned 2 topics and subscriptions");
+      expect(subs).toEqual(["projects/ready/subscriptions/ready-sub"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, T);
 
   test("an invalid provisioning entry stops the start before the started line, naming the entry", async () => {
