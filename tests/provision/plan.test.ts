@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { planFromDocument, planFromFile } from "../../src/provision/config-file.ts";
 import { ProvisionError } from "../../src/provision/plan.ts";
 import { planFromSpec } from "../../src/provision/project-spec.ts";
+import { SHOP_YAML } from "./shop-config.ts";
 
 const DIR = mkdtempSync(join(tmpdir(), "provision-"));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -51,38 +52,10 @@ describe("project,topic1,topic2:sub1:sub2", () => {
   });
 });
 
-const YAML_DOC = `
-projects:
-  - id: shop
-    topics:
-      - orders
-      - name: orders-dead
-        labels: { team: shop, cost_center: x-1 }
-        message_retention_duration: 86400s
-        subscriptions:
-          - dead-audit
-      - name: projects/other/topics/shared
-    subscriptions:
-      - name: orders-worker
-        topic: orders
-        ackDeadlineSeconds: 30
-        filter: attributes.kind = "new"
-        enableMessageOrdering: true
-        retainAckedMessages: true
-        messageRetentionDuration: 1200.5s
-        expirationPolicy: { ttl: 172800s }
-        deadLetterPolicy: { deadLetterTopic: orders-dead, maxDeliveryAttempts: 7 }
-        retry_policy: { minimum_backoff: 1s, maximum_backoff: 0.5s }
-        pushConfig:
-          pushEndpoint: https://example.com/push
-          attributes: { x-goog-version: v1 }
-          noWrapper: { writeMetadata: true }
-        labels: { app_name: worker }
-`;
 
 describe("the config file", () => {
   test("YAML: short ids expand, nested subscriptions take their topic, fields convert from proto3 JSON", () => {
-    const plan = planFromFile(file("p.yaml", YAML_DOC));
+    const plan = planFromFile(file("p.yaml", SHOP_YAML));
     expect(names(plan)).toEqual({
       topics: ["projects/shop/topics/orders", "projects/shop/topics/orders-dead", "projects/other/topics/shared"],
       subscriptions: [
@@ -99,7 +72,7 @@ describe("the config file", () => {
       messageRetentionDuration: 1_200_500,
       expirationPolicy: { ttl: 172_800_000 },
       deadLetterPolicy: { deadLetterTopic: "projects/shop/topics/orders-dead", maxDeliveryAttempts: 7 },
-      retryPolicy: { minimumBackoff: 1000, maximumBackoff: 500 },
+      retryPolicy: { minimumBackoff: 1000, maximumBackoff: 20_500 },
       pushConfig: { pushEndpoint: "https://example.com/push", attributes: { "x-goog-version": "v1" }, noWrapper: { writeMetadata: true } },
       labels: { app_name: "worker" },
     });
@@ -107,8 +80,8 @@ describe("the config file", () => {
   });
 
   test("JSON gives the same plan as YAML", () => {
-    const yaml = planFromFile(file("same.yaml", YAML_DOC));
-    const json = planFromFile(file("same.json", JSON.stringify(Bun.YAML.parse(YAML_DOC))));
+    const yaml = planFromFile(file("same.yaml", SHOP_YAML));
+    const json = planFromFile(file("same.json", JSON.stringify(Bun.YAML.parse(SHOP_YAML))));
     expect(json.topics.map((t) => t.resource)).toEqual(yaml.topics.map((t) => t.resource));
     expect(json.subscriptions.map((s) => s.resource)).toEqual(yaml.subscriptions.map((s) => s.resource));
   });

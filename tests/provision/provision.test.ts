@@ -13,6 +13,7 @@ import { ProvisionError, type Plan } from "../../src/provision/plan.ts";
 import { loadPlan, provision } from "../../src/provision/provision.ts";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
+import { SHOP_YAML } from "./shop-config.ts";
 
 const T = 15_000;
 const DIR = mkdtempSync(join(tmpdir(), "provision-"));
@@ -57,48 +58,33 @@ test("a provisioned subscription delivers what is published to its topic", async
   expect(m.data.toString()).toBe("job-1");
 }, T);
 
-const CONFIG_YAML = `
-projects:
-  - id: shop
-    topics:
-      - orders
-      - name: orders-dead
-        labels: { team: shop }
-        messageRetentionDuration: 86400s
-    subscriptions:
-      - name: orders-worker
-        topic: orders
-        ackDeadlineSeconds: 30
-        filter: attributes.kind = "new"
-        enableMessageOrdering: true
-        messageRetentionDuration: 3600s
-        deadLetterPolicy: { deadLetterTopic: orders-dead, maxDeliveryAttempts: 5 }
-        retryPolicy: { minimumBackoff: 1s, maximumBackoff: 20s }
-        pushConfig: { pushEndpoint: "https://example.com/push", attributes: { x-goog-version: v1 } }
-        labels: { app: worker }
-`;
 
 describe("config file", () => {
   for (const ext of ["yaml", "json"] as const) {
     test(`${ext}: every declared field reads back through the client`, async () => {
       const path = join(DIR, `shop.${ext}`);
-      writeFileSync(path, ext === "yaml" ? CONFIG_YAML : JSON.stringify(Bun.YAML.parse(CONFIG_YAML)));
+      writeFileSync(path, ext === "yaml" ? SHOP_YAML : JSON.stringify(Bun.YAML.parse(SHOP_YAML)));
       const emu = await provisioned(["--config", path]);
       const ps = emu.client({ projectId: "shop" });
       const [topic] = await ps.topic("orders-dead").getMetadata();
-      expect(topic.labels).toEqual({ team: "shop" });
+      expect(topic.labels).toEqual({ team: "shop", cost_center: "x-1" });
       expect(secs(topic.messageRetentionDuration)).toBe(86_400);
       const [sub] = await ps.subscription("orders-worker").getMetadata();
       expect(sub.topic).toBe("projects/shop/topics/orders");
       expect(sub.ackDeadlineSeconds).toBe(30);
       expect(sub.filter).toBe('attributes.kind = "new"');
       expect(sub.enableMessageOrdering).toBe(true);
-      expect(secs(sub.messageRetentionDuration)).toBe(3600);
-      expect(sub.deadLetterPolicy).toMatchObject({ deadLetterTopic: "projects/shop/topics/orders-dead", maxDeliveryAttempts: 5 });
+      expect(sub.retainAckedMessages).toBe(true);
+      expect(secs(sub.messageRetentionDuration)).toBe(1200.5);
+      expect(secs(sub.expirationPolicy?.ttl)).toBe(172_800);
+      expect(sub.deadLetterPolicy).toMatchObject({ deadLetterTopic: "projects/shop/topics/orders-dead", maxDeliveryAttempts: 7 });
       expect(secs(sub.retryPolicy?.minimumBackoff)).toBe(1);
-      expect(secs(sub.retryPolicy?.maximumBackoff)).toBe(20);
-      expect(sub.pushConfig?.pushEndpoint).toBe("https://example.com/push");
-      expect(sub.labels).toEqual({ app: "worker" });
+      expect(secs(sub.retryPolicy?.maximumBackoff)).toBe(20.5);
+      expect(sub.pushConfig).toMatchObject({ pushEndpoint: "https://example.com/push", attributes: { "x-goog-version": "v1" } });
+      expect(sub.labels).toEqual({ app_name: "worker" });
+      const [nested] = await ps.subscription("dead-audit").getMetadata();
+      expect(nested.topic).toBe("projects/shop/topics/orders-dead");
+      expect((await emu.client({ projectId: "other" }).topic("shared").exists())[0]).toBe(true);
     }, T);
   }
 });
