@@ -10,10 +10,21 @@ export type ErrorCode =
   | "CANCELLED"
   | "INTERNAL";
 
+/**
+ * google.rpc error details a client can act on; each transport sends them its way (gRPC in
+ * grpc-status-details-bin, REST in the body's `details`). Metadata is a list of pairs because its
+ * keys (ack ids) come from clients.
+ */
+export type ErrorDetail =
+  | { kind: "ErrorInfo"; reason: string; domain: string; metadata: ReadonlyArray<readonly [string, string]> }
+  | { kind: "BadRequest"; fieldViolations: ReadonlyArray<{ field: string; description: string }> }
+  | { kind: "RetryInfo"; retryDelayMs: number };
+
 export class PubSubError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    readonly details: readonly ErrorDetail[] = [],
   ) {
     super(message);
     this.name = "PubSubError";

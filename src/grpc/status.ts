@@ -2,6 +2,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { PubSubError, type ErrorCode } from "../core/errors.ts";
 import { log } from "../log.ts";
+import { encodeStatus } from "./status-details.ts";
 
 const CODES: Record<ErrorCode, grpc.status> = {
   INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
@@ -18,7 +19,10 @@ const CODES: Record<ErrorCode, grpc.status> = {
 /** A PubSubError becomes its status; anything else is a bug: INTERNAL, logged. */
 export function toStatus(err: unknown): grpc.ServiceError {
   if (err instanceof PubSubError) {
-    return Object.assign(new Error(err.message), { code: CODES[err.code], details: err.message, metadata: new grpc.Metadata() });
+    const metadata = new grpc.Metadata();
+    const code = CODES[err.code];
+    if (err.details.length) metadata.set("grpc-status-details-bin", encodeStatus(code, err.message, err.details));
+    return Object.assign(new Error(err.message), { code, details: err.message, metadata });
   }
   log.error("internal error", err);
   const message = err instanceof Error ? err.message : String(err);
