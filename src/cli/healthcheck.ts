@@ -12,7 +12,7 @@ export interface HealthResult {
 
 export async function healthcheck(config: Pick<Config, "host" | "port">, timeoutMs = 2000): Promise<HealthResult> {
   if (config.port === 0) return { ok: false, detail: "healthcheck needs the port (--host-port HOST:PORT or PUBSUB_HOST_PORT)" };
-  const url = `http://${clientAddress(config)}/health`;
+  const url = `http://${clientAddress(config, "127.0.0.1")}/health`;
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     await res.arrayBuffer();

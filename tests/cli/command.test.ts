@@ -82,6 +82,12 @@ describe("env-init", () => {
     expect(clientAddress({ host, port })).toBe(address);
     expect(envInit({ host, port })).toBe(`export PUBSUB_EMULATOR_HOST=${address}\n`);
   });
+
+  test("the healthcheck reaches a wildcard address on 127.0.0.1, with no name lookup", () => {
+    expect(clientAddress({ host: "0.0.0.0", port: 8085 }, "127.0.0.1")).toBe("127.0.0.1:8085");
+    expect(clientAddress({ host: "::", port: 8085 }, "127.0.0.1")).toBe("127.0.0.1:8085");
+    expect(clientAddress({ host: "localhost", port: 8085 }, "127.0.0.1")).toBe("localhost:8085");
+  });
 });
 
 test("--help lists every flag, alias and env var of the table", () => {
