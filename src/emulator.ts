@@ -15,7 +15,12 @@ export interface Emulator {
   stop(): Promise<void>;
 }
 
-export async function startEmulator(config: Partial<Config> = {}, clock: Clock = systemClock): Promise<Emulator> {
+/** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
+export async function startEmulator(
+  config: Partial<Config> = {},
+  clock: Clock = systemClock,
+  prepare?: (broker: Broker) => void,
+): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
   const broker = new Broker({
     clock,
@@ -23,6 +28,7 @@ export async function startEmulator(config: Partial<Config> = {}, clock: Clock =
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
   });
+  prepare?.(broker);
   const listener = await listen(c.host, c.port, createGrpcServer(createRpcTable(broker)), adminHandler(broker));
   return { port: listener.port, host: c.host, broker, stop: () => listener.close() };
 }

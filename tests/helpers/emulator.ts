@@ -3,6 +3,8 @@ import { PubSub, type ClientConfig } from "@google-cloud/pubsub";
 import { startEmulator, type Emulator } from "../../src/emulator.ts";
 import type { Config } from "../../src/config.ts";
 import { setLogLevel } from "../../src/log.ts";
+import type { Broker } from "../../src/core/broker.ts";
+import { systemClock } from "../../src/system-clock.ts";
 
 // The auth library would otherwise probe the GCE metadata server on every client.
 process.env.METADATA_SERVER_DETECTION ??= "none";
@@ -15,9 +17,10 @@ export interface TestEmulator extends Emulator {
   close(): Promise<void>;
 }
 
-export async function startTestEmulator(config: Partial<Config> = {}): Promise<TestEmulator> {
+/** `prepare` runs on the broker before the port opens, as provisioning does. */
+export async function startTestEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<TestEmulator> {
   setLogLevel("silent");
-  const emu = await startEmulator({ host: "127.0.0.1", port: 0, ...config });
+  const emu = await startEmulator({ host: "127.0.0.1", port: 0, ...config }, systemClock, prepare);
   const endpoint = `127.0.0.1:${emu.port}`;
   const clients: PubSub[] = [];
   return Object.assign(emu, {
