@@ -9,6 +9,8 @@ export interface Config {
   maxMessagesPerResponse: number;
   fillWaitMs: number;
   pullWaitMs: number;
+  /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
+  pushTimeoutMs: number;
   logLevel: Level;
 }
 
@@ -57,6 +59,12 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.pullWaitMs = int("--pull-wait-ms", 0, 600_000)(v)),
   },
   {
+    flag: "--push-timeout-ms",
+    env: "PUBSUB_PUSH_TIMEOUT_MS",
+    help: "longest a push request may take (default 0: the subscription's ack deadline, as the real service)",
+    apply: (c, v) => (c.pushTimeoutMs = int("--push-timeout-ms", 0, 600_000)(v)),
+  },
+  {
     flag: "--log-level",
     env: "PUBSUB_LOG_LEVEL",
     help: "debug | info | warn | error | silent (default info)",
@@ -74,6 +82,7 @@ export const DEFAULTS: Config = {
   maxMessagesPerResponse: 1000,
   fillWaitMs: 0,
   pullWaitMs: 5000,
+  pushTimeoutMs: 0,
   logLevel: "info",
 };
 

@@ -132,6 +132,27 @@ export class SchemaRegistry {
     this.onDelete(base);
   }
 
+  /** ValidateSchema: the definition compiles. */
+  validateSchema(parent: string, input: SchemaInput): void {
+    parseProject(parent, "parent");
+    compileSchema(input.type, input.definition);
+  }
+
+  /** ValidateMessage against a stored schema (`name`, optionally `@revision`) or an inline one. */
+  validateMessage(parent: string, spec: { name?: string; schema?: SchemaInput }, data: Uint8Array, encoding?: string): void {
+    parseProject(parent, "parent");
+    let compiled: CompiledSchema;
+    if (spec.name) compiled = this.get(spec.name).compiled;
+    else if (spec.schema) compiled = compileSchema(spec.schema.type, spec.schema.definition);
+    else throw invalid("Either name or schema must be set.");
+    if (encoding !== undefined && !["JSON", "BINARY", "ENCODING_UNSPECIFIED"].includes(encoding)) {
+      throw invalid(`Invalid encoding: ${bounded(encoding)}.`);
+    }
+    // Unset, the encoding is JSON, as for a topic.
+    const problem = compiled.check(data, encoding === "BINARY" ? "BINARY" : "JSON");
+    if (problem) throw invalid(`Invalid data in message: ${problem}`);
+  }
+
   clear(): void {
     this.schemas.clear();
   }
