@@ -120,10 +120,13 @@ export class PushConsumer {
       this.deps.ack(name, [delivery.ackId]);
       return;
     }
-    this.failures++;
-    this.setWindow(Math.ceil(this.window / 2));
-    // Pause before the nack, or the nack would hand the message straight back to this consumer.
-    this.pause();
+    // One failure event per pause: answers of requests that were out together count once, as a
+    // loss does in TCP. Pause before the nack, or it would hand the message straight back here.
+    if (this.timer === null && !this.stopped) {
+      this.failures++;
+      this.setWindow(Math.ceil(this.window / 2));
+      this.pause();
+    }
     this.deps.nack(name, [delivery.ackId]);
   }
 
@@ -133,7 +136,6 @@ export class PushConsumer {
   }
 
   private pause(): void {
-    if (this.stopped || this.timer !== null) return;
     const { backoffMinMs, backoffMaxMs } = this.deps.options;
     const wait = Math.min(backoffMaxMs, backoffMinMs * 2 ** Math.min(30, this.failures - 1));
     this.consumer.ready = false;
