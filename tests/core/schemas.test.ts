@@ -147,6 +147,7 @@ describe("schemas", () => {
       expect(caught(() => ok(json(bad), "JSON", proto)).code).toBe("INVALID_ARGUMENT");
     }
     expect(caught(() => ok(Uint8Array.of(0x0a, 0x05, 0x41), "BINARY", proto)).code).toBe("INVALID_ARGUMENT");
+    expect(caught(() => ok(Buffer.from([9, 0x0a, 0x05, 0x41]).subarray(1), "BINARY", proto)).code).toBe("INVALID_ARGUMENT");
     expect(caught(() => broker.schemas.validateMessage(PARENT, {}, json({}), "JSON")).code).toBe("INVALID_ARGUMENT");
   });
 });

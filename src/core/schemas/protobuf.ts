@@ -45,7 +45,8 @@ class ProtobufSchema implements CompiledSchema {
   check(data: Uint8Array, encoding: Encoding): string | null {
     if (encoding === "BINARY") {
       try {
-        this.type.decode(data);
+        // A plain Uint8Array view: protobufjs's Buffer reader clamps a truncated string instead of failing.
+        this.type.decode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
         return null;
       } catch (e) {
         return errorText(e);
