@@ -37,7 +37,7 @@ async function collect<T>(it: AsyncIterable<T>, keep: (t: T) => boolean): Promis
   return out;
 }
 
-async function createSchema(ps: PubSub, type = SchemaTypes.Avro, definition = PROVINCES) {
+async function createSchema(ps: PubSub, type: "AVRO" | "PROTOCOL_BUFFER" = SchemaTypes.Avro, definition = PROVINCES) {
   const id = unique("sch");
   const schema = await ps.createSchema(id, type, definition);
   return { id, schema, name: `projects/${PROJECT}/schemas/${id}` };
