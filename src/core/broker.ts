@@ -12,7 +12,7 @@ import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
 import type { Delivery, MessageInput, StoredMessage } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { paginate, type Page } from "./paging.ts";
-import { normalizePushConfig, pushEndpointOf } from "./push/push-config.ts";
+import { normalizePushConfig, pullOnPush, pushEndpointOf } from "./push/push-config.ts";
 import { PushDeliveries, pushDeps, type PushOptions, type PushSender } from "./push/push-delivery.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
@@ -289,9 +289,7 @@ export class Broker {
   /** Pull and StreamingPull are refused on a push subscription, as by the real service. */
   private pullable(name: string): Subscription {
     const sub = this.subscription(name);
-    if (pushEndpointOf(sub.config)) {
-      throw failedPrecondition("This method is not supported for push subscriptions with a defined push configuration.");
-    }
+    if (pushEndpointOf(sub.config)) throw pullOnPush();
     return sub;
   }
 

@@ -1,7 +1,8 @@
 /** Push delivery in the core: a fake sender, a manual clock, every answer decided by the test. */
 import { describe, expect, test } from "bun:test";
 import type { PushRequest, PushSender } from "../../src/core/push/push-delivery.ts";
-import { SEC, caught, flush, makeSub, makeTopic, publishTexts, pullNow, setup, topicAndSub } from "../helpers/core.ts";
+import { StreamSession } from "../../src/core/stream-session.ts";
+import { FakeSink, SEC, caught, flush, makeSub, makeTopic, publishTexts, pullNow, setup, topicAndSub } from "../helpers/core.ts";
 
 const ENDPOINT = "http://127.0.0.1:1/push";
 
@@ -195,6 +196,35 @@ describe("push delivery", () => {
     publishTexts(broker, topic, ["c"]);
     expect(sender.texts).toEqual(["a", "c"]);
     expect(broker.getSubscription(sub).pushConfig?.attributes).toEqual({ "x-goog-version": "v1" });
+  });
+
+  test("after the switch to push, new messages go to the endpoint and new streams are refused", () => {
+    const { broker, sender } = pushSetup();
+    const { topic, sub } = topicAndSub(broker);
+    const sink = new FakeSink();
+    new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    sink.writable = false; // backpressured after "a": the stream takes nothing more
+    publishTexts(broker, topic, ["a"]);
+    expect(sink.sends.flat().map((d) => new TextDecoder().decode(d.message.data))).toEqual(["a"]);
+    broker.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
+    publishTexts(broker, topic, ["b"]);
+    expect(sender.texts.sort()).toEqual(["b"]);
+    expect(sink.failure).toBeNull();
+    const other = new FakeSink();
+    expect(caught(() => new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, other)).code).toBe("FAILED_PRECONDITION");
+  });
+
+  test("a stream that receives after the switch to push returns the messages and ends", () => {
+    const { broker, sender } = pushSetup({ initialWindow: 1 });
+    const { topic, sub } = topicAndSub(broker);
+    const sink = new FakeSink();
+    new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    broker.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
+    publishTexts(broker, topic, ["a", "b", "c"]);
+    expect(sink.failure?.code).toBe("FAILED_PRECONDITION");
+    expect(sink.sends.flat()).toEqual([]);
+    expect(sender.texts).toEqual(["a"]); // window 1; b and c wait for it
+    expect(broker.stats().backlog).toBe(3);
   });
 
   test("an update of push_config or ack_deadline_seconds applies to the next request", () => {
