@@ -37,6 +37,7 @@ const EMPTY_ETAG = Uint8Array.of(0x00, 0x20, 0x01);
 const MAX_MEMBERS = 1500;
 const MAX_STRING = 2048;
 const MAX_EXPRESSION = 12_800;
+const MAX_AUDIT_CONFIGS = 100;
 const MEMBER = /^(allUsers|allAuthenticatedUsers|(user|serviceAccount|group|domain|deleted:user|deleted:serviceAccount|deleted:group|projectOwner|projectEditor|projectViewer|principal|principalSet):.+)$/;
 const ROLE = /^((projects|organizations)\/[^/]+\/)?roles\/[A-Za-z0-9_.]+$/;
 const MASKABLE = new Set(["bindings", "etag", "audit_configs", "version"]);
@@ -64,7 +65,7 @@ export class IamPolicies {
     const paths = new Set(maskPaths.length ? maskPaths : ["bindings", "etag"]);
     for (const p of paths) if (!MASKABLE.has(p)) throw invalid(`Invalid update_mask path "${bounded(p)}": expected bindings, etag, audit_configs or version.`);
     const bindings = paths.has("bindings") ? normalizeBindings(input.bindings ?? []) : current.bindings;
-    const auditConfigs = paths.has("audit_configs") ? (input.auditConfigs ?? []) : current.auditConfigs;
+    const auditConfigs = paths.has("audit_configs") ? checkAuditConfigs(input.auditConfigs ?? []) : current.auditConfigs;
     const requested = paths.has("version") ? (input.version ?? 0) : current.version;
     if (![0, 1, 3].includes(requested)) throw invalid(`Invalid policy.version: ${requested}. It must be 1 or 3.`);
     const conditional = bindings.some((b) => b.condition);
@@ -126,6 +127,24 @@ function normalizeBindings(bindings: readonly Binding[]): Binding[] {
     }
   }
   return [...byKey.values()].filter((b) => b.members.length > 0);
+}
+
+/** Audit configs are stored as given, within the same bounds as bindings. */
+function checkAuditConfigs(configs: readonly AuditConfig[]): AuditConfig[] {
+  let members = 0;
+  if (configs.length > MAX_AUDIT_CONFIGS) throw invalid(`policy.audit_configs has more than ${MAX_AUDIT_CONFIGS} entries.`);
+  return configs.map((c) => {
+    const logs = c.auditLogConfigs ?? [];
+    if (logs.length > 10) throw invalid("policy.audit_configs.audit_log_configs has more than 10 entries.");
+    for (const l of logs) {
+      members += l.exemptedMembers?.length ?? 0;
+      if (l.exemptedMembers?.some((m) => m.length > MAX_STRING)) members = Infinity;
+    }
+    if (members > MAX_MEMBERS || (c.service ?? "").length > MAX_STRING) {
+      throw invalid(`policy.audit_configs is too large: at most ${MAX_MEMBERS} exempted members of at most ${MAX_STRING} characters.`);
+    }
+    return { service: c.service ?? "", auditLogConfigs: logs.map((l) => ({ logType: l.logType, exemptedMembers: [...(l.exemptedMembers ?? [])] })) };
+  });
 }
 
 function checkCondition(c: Expr): Expr {
