@@ -1,8 +1,8 @@
 /**
  * OIDC tokens for authenticated push, shaped as Google's: RS256 JWTs with iss
  * https://accounts.google.com, aud (the configured audience, else the endpoint), email,
- * email_verified, sub/azp, iat and exp an hour later. The key is generated at start-up (off the
- * event loop) and published as a JWKS, so receivers verify tokens as they would Google's.
+ * email_verified, sub/azp, iat and exp an hour later. The key is generated once, on first use (off
+ * the event loop), and published as a JWKS, so receivers verify tokens as they would Google's.
  */
 import { createHash, createSign, generateKeyPair, type KeyObject } from "node:crypto";
 
@@ -21,11 +21,14 @@ interface Keys {
 }
 
 export class OidcSigner {
-  private keys: Promise<Keys>;
+  private generated: Promise<Keys> | null = null;
   private cache = new Map<string, { token: string; exp: number }>();
 
-  constructor(private nowMs: () => number) {
-    this.keys = new Promise((resolve, reject) =>
+  constructor(private nowMs: () => number) {}
+
+  /** Made on first use (a token or the JWKS), off the event loop, so start-up does not pay for it. */
+  private get keys(): Promise<Keys> {
+    this.generated ??= new Promise((resolve, reject) =>
       generateKeyPair("rsa", { modulusLength: 2048 }, (err, publicKey, privateKey) => {
         if (err) return reject(err);
         const jwk = publicKey.export({ format: "jwk" }) as Record<string, unknown>;
@@ -33,7 +36,7 @@ export class OidcSigner {
         resolve({ privateKey, jwk: { ...jwk, alg: "RS256", use: "sig", kid }, kid });
       }),
     );
-    this.keys.catch(() => {});
+    return this.generated;
   }
 
   /** The public keys, as Google's certs endpoint serves them. */
