@@ -162,6 +162,16 @@ describe("push delivery", () => {
     expect(dead.map((d) => new TextDecoder().decode(d.message.data))).toEqual(["poison"]);
   });
 
+  test("a filter decides what is pushed", () => {
+    const { broker, sender } = pushSetup();
+    const { topic } = topicAndSub(broker, push({ filter: 'attributes.color = "red"' }));
+    broker.publish(topic, [
+      { data: new TextEncoder().encode("red"), attributes: { color: "red" } },
+      { data: new TextEncoder().encode("blue"), attributes: { color: "blue" } },
+    ]);
+    expect(sender.texts).toEqual(["red"]);
+  });
+
   test("a retry policy holds each nacked message back on top of the push backoff", async () => {
     const { broker, clock, sender } = pushSetup();
     const { topic } = topicAndSub(broker, push({ retryPolicy: { minimumBackoff: 5 * SEC, maximumBackoff: 5 * SEC } }));
