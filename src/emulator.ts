@@ -29,5 +29,9 @@ export async function startEmulator(config: Partial<Config> = {}, clock: Clock =
   });
   const admin = adminHandler(broker, { jwks: () => signer.jwks() });
   const listener = await listen(c.host, c.port, createGrpcServer(createRpcTable(broker)), admin);
-  return { port: listener.port, host: c.host, broker, stop: () => listener.close() };
+  const stop = async () => {
+    broker.stopPush();
+    await listener.close();
+  };
+  return { port: listener.port, host: c.host, broker, stop };
 }

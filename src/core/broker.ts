@@ -178,6 +178,11 @@ export class Broker {
     sub.close(failedPrecondition(`Subscription ${name} is detached.`));
   }
 
+  /** Stops push delivery (the server is stopping): no new requests, no backoff timers left. */
+  stopPush(): void {
+    this.push.clear();
+  }
+
   /** Drops every topic and subscription (the admin API's reset). */
   reset(): void {
     this.push.clear();
