@@ -9,6 +9,8 @@ export interface Config {
   maxMessagesPerResponse: number;
   fillWaitMs: number;
   pullWaitMs: number;
+  /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
+  pushTimeoutMs: number;
   logLevel: Level;
   /** Persistence directory (gcloud's --data-dir); accepted, not used yet. */
   dataDir: string;
@@ -90,6 +92,13 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.pullWaitMs = int("--pull-wait-ms", 0, 600_000)(v)),
   },
   {
+    flag: "--push-timeout-ms",
+    env: "PUBSUB_PUSH_TIMEOUT_MS",
+    default: "0",
+    help: "longest a push request may take; 0 = the subscription's ack deadline, as the real service",
+    apply: (c, v) => (c.pushTimeoutMs = int("--push-timeout-ms", 0, 600_000)(v)),
+  },
+  {
     flag: "--log-level",
     aliases: ["--verbosity"],
     env: "PUBSUB_LOG_LEVEL",
@@ -131,6 +140,7 @@ export const DEFAULTS: Config = {
   maxMessagesPerResponse: 1000,
   fillWaitMs: 0,
   pullWaitMs: 5000,
+  pushTimeoutMs: 0,
   logLevel: "info",
   dataDir: "",
   configFile: "",

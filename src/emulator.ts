@@ -6,6 +6,8 @@ import { adminHandler } from "./admin/http.ts";
 import { createGrpcServer } from "./grpc/server.ts";
 import { createRpcTable } from "./rpc/table.ts";
 import { listen } from "./listener.ts";
+import { HttpPushSender } from "./push/http-sender.ts";
+import { OidcSigner } from "./push/oidc.ts";
 import { systemClock } from "./system-clock.ts";
 
 export interface Emulator {
@@ -22,13 +24,20 @@ export async function startEmulator(
   prepare?: (broker: Broker) => void,
 ): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
+  const signer = new OidcSigner(() => clock.now());
   const broker = new Broker({
     clock,
     maxMessagesPerResponse: c.maxMessagesPerResponse,
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
+    push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
   });
   prepare?.(broker);
-  const listener = await listen(c.host, c.port, createGrpcServer(createRpcTable(broker)), adminHandler(broker));
-  return { port: listener.port, host: c.host, broker, stop: () => listener.close() };
+  const admin = adminHandler(broker, { jwks: () => signer.jwks() });
+  const listener = await listen(c.host, c.port, createGrpcServer(createRpcTable(broker)), admin);
+  const stop = async () => {
+    broker.stopPush();
+    await listener.close();
+  };
+  return { port: listener.port, host: c.host, broker, stop };
 }

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Broker } from "../core/broker.ts";
+import { JWKS_PATH } from "../push/oidc.ts";
 
 const started = Date.now();
 
@@ -28,9 +29,18 @@ export function metrics(broker: Broker) {
   };
 }
 
-export function adminHandler(broker: Broker) {
+export interface AdminExtras {
+  /** The push OIDC signing keys, served where Google serves its own. */
+  jwks?: () => Promise<unknown>;
+}
+
+export function adminHandler(broker: Broker, extras: AdminExtras = {}) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? "/").split("?")[0];
+    if (req.method === "GET" && path === JWKS_PATH && extras.jwks) {
+      extras.jwks().then((keys) => json(res, 200, keys), () => json(res, 503, { error: { code: 503, message: "No signing key.", status: "UNAVAILABLE" } }));
+      return;
+    }
     if (req.method === "GET" && path === "/") return void res.end("Ok\n");
     if (req.method === "GET" && path === "/health") return json(res, 200, { status: "ok" });
     if (req.method === "GET" && path === "/metrics") return json(res, 200, metrics(broker));

@@ -4,15 +4,20 @@
  */
 import type { Clock } from "./clock.ts";
 import { Consumer, type ConsumerOptions } from "./consumer.ts";
-import { PubSubError, alreadyExists, failedPrecondition, notFound } from "./errors.ts";
+import { PubSubError, alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
 import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
+import { IamPolicies } from "./iam.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
 import type { Delivery, MessageInput, StoredMessage } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { paginate, type Page } from "./paging.ts";
+import { normalizePushConfig, pullOnPush, pushEndpointOf } from "./push/push-config.ts";
+import { PushDeliveries, pushDeps, type PushOptions, type PushSender } from "./push/push-delivery.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
+import { SchemaRegistry } from "./schemas/registry.ts";
+import { DELETED_SCHEMA, TopicSchemas } from "./schemas/topic-schema.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 
@@ -24,6 +29,8 @@ export interface BrokerOptions {
   fillWaitMs?: number;
   /** How long a Pull without return_immediately waits for messages before answering empty. */
   pullWaitMs?: number;
+  /** How push subscriptions send; without it they hold their messages (core tests). */
+  push?: { sender: PushSender; options?: Partial<PushOptions> };
 }
 
 export interface PullHandle {
@@ -39,12 +46,21 @@ export class Broker {
   private readonly pullWaitMs: number;
   private topics = new Map<string, Topic>();
   private subs = new Map<string, Subscription>();
+  private topicSchemas: TopicSchemas;
+  private push: PushDeliveries;
+  readonly schemas: SchemaRegistry;
+  readonly iam: IamPolicies;
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
+    this.schemas = new SchemaRegistry(o.clock);
+    this.schemas.onDelete = (name) => this.schemaDeleted(name);
+    this.topicSchemas = new TopicSchemas(this.schemas);
+    this.iam = new IamPolicies((resource) => this.requireResource(resource));
+    this.push = new PushDeliveries(pushDeps(o.clock, o.push, this));
   }
 
   // ---- topics ----
@@ -52,8 +68,11 @@ export class Broker {
   createTopic(input: TopicResource): TopicResource {
     parseName(input.name, "topics");
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
-    const topic = new Topic(normalizeTopic(input));
+    const config = normalizeTopic(input);
+    const schema = this.topicSchemas.resolve(config);
+    const topic = new Topic(config);
     this.topics.set(topic.name, topic);
+    this.topicSchemas.set(topic.name, schema);
     return topic.config;
   }
 
@@ -63,7 +82,10 @@ export class Broker {
 
   updateTopic(input: TopicResource, paths: readonly string[]): TopicResource {
     const topic = this.topic(input.name);
-    topic.config = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
+    const next = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
+    const schema = this.topicSchemas.resolve(next);
+    topic.config = next;
+    this.topicSchemas.set(topic.name, schema);
     return topic.config;
   }
 
@@ -83,13 +105,15 @@ export class Broker {
     for (const s of topic.subscriptions) s.config = { ...s.config, topic: DELETED_TOPIC };
     topic.subscriptions.clear();
     this.topics.delete(name);
+    this.topicSchemas.set(name, undefined);
+    this.iam.drop(name);
   }
 
   /** Validates and stores the messages once, fans them out, and returns their ids. */
   publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
     const topic = this.topic(topicName);
     const sizes = checkPublish(messages, requestBytes);
-    return topic.publish(messages, sizes, this.clock.now());
+    return topic.publish(this.topicSchemas.apply(topicName, messages), sizes, this.clock.now());
   }
 
   // ---- subscriptions ----
@@ -100,6 +124,7 @@ export class Broker {
     if (this.subs.has(input.name)) throw alreadyExists(input.name);
     const topic = this.topic(input.topic);
     const config = normalizeSubscription(input);
+    config.pushConfig = normalizePushConfig(config.pushConfig);
     const matches = compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
     if (topic.config.messageRetentionDuration) config.topicMessageRetentionDuration = topic.config.messageRetentionDuration;
@@ -107,6 +132,7 @@ export class Broker {
     sub.matches = matches;
     this.subs.set(sub.name, sub);
     topic.subscriptions.add(sub);
+    this.push.sync(sub);
     return sub.config;
   }
 
@@ -118,7 +144,9 @@ export class Broker {
     const sub = this.subscription(input.name);
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
+    next.pushConfig = normalizePushConfig(next.pushConfig, sub.config.pushConfig);
     sub.config = next;
+    this.push.sync(sub);
     return next;
   }
 
@@ -137,6 +165,8 @@ export class Broker {
     const sub = this.subscription(name);
     this.subs.delete(name);
     this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
+    this.push.detach(sub);
+    this.iam.drop(name);
     sub.close(notFound(name));
   }
 
@@ -144,14 +174,24 @@ export class Broker {
     const sub = this.subscription(name);
     this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
     sub.config = { ...sub.config, detached: true };
+    this.push.detach(sub);
     sub.close(failedPrecondition(`Subscription ${name} is detached.`));
+  }
+
+  /** Stops push delivery (the server is stopping): no new requests, no backoff timers left. */
+  stopPush(): void {
+    this.push.clear();
   }
 
   /** Drops every topic and subscription (the admin API's reset). */
   reset(): void {
+    this.push.clear();
     for (const sub of this.subs.values()) sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
     this.subs.clear();
     this.topics.clear();
+    this.topicSchemas.clear();
+    this.schemas.clear();
+    this.iam.clear();
   }
 
   /** Counts for the metrics endpoint. */
@@ -172,7 +212,7 @@ export class Broker {
    * publish (return_immediately answers at once, empty or not).
    */
   pull(subName: string, maxMessages: number, returnImmediately = false): PullHandle {
-    const sub = this.subscription(subName);
+    const sub = this.pullable(subName);
     if (!Number.isInteger(maxMessages) || maxMessages <= 0) {
       throw new PubSubError("INVALID_ARGUMENT", `Invalid max_messages: ${maxMessages}. It must be a positive integer.`);
     }
@@ -223,7 +263,7 @@ export class Broker {
 
   /** A streaming consumer for a subscription; the caller adds it, and removes it when the stream ends. */
   streamConsumer(subName: string, o: Omit<ConsumerOptions, "maxBatch">): { sub: Subscription; consumer: Consumer } {
-    const sub = this.subscription(subName);
+    const sub = this.pullable(subName);
     return { sub, consumer: new Consumer({ ...o, maxBatch: this.maxMessagesPerResponse }) };
   }
 
@@ -234,6 +274,37 @@ export class Broker {
     if (sub) return sub;
     parseName(name, "subscriptions", "subscription");
     throw notFound(name);
+  }
+
+  /**
+   * Throws NOT_FOUND unless `resource` names an existing topic, subscription, snapshot or schema:
+   * the IAM methods' lookup (snapshots join with one line when they exist).
+   */
+  requireResource(resource: string): void {
+    const kind = (resource ?? "").split("/")[2];
+    if (kind === "topics") this.topic(resource);
+    else if (kind === "subscriptions") this.subscription(resource);
+    else if (kind === "schemas") this.schemas.get(resource, "resource");
+    else if (kind === "snapshots") {
+      parseName(resource, "snapshots", "resource");
+      throw notFound(resource);
+    } else throw invalid(`Invalid resource (resource=${String(resource).slice(0, 200)}): expected a topic, subscription, snapshot or schema name.`);
+  }
+
+  /** Pull and StreamingPull are refused on a push subscription, as by the real service. */
+  private pullable(name: string): Subscription {
+    const sub = this.subscription(name);
+    if (pushEndpointOf(sub.config)) throw pullOnPush();
+    return sub;
+  }
+
+  /** Topics of a deleted schema report `_deleted-schema_`, and publishing to them fails. */
+  private schemaDeleted(name: string): void {
+    this.iam.drop(name);
+    for (const topicName of this.topicSchemas.schemaDeleted(name)) {
+      const topic = this.topics.get(topicName);
+      if (topic) topic.config = { ...topic.config, schemaSettings: { ...(topic.config.schemaSettings as object), schema: DELETED_SCHEMA } };
+    }
   }
 
   private topic(name: string): Topic {

@@ -5,6 +5,7 @@ export type ErrorCode =
   | "ALREADY_EXISTS"
   | "FAILED_PRECONDITION"
   | "RESOURCE_EXHAUSTED"
+  | "ABORTED"
   | "UNIMPLEMENTED"
   | "UNAVAILABLE"
   | "CANCELLED"
@@ -38,3 +39,6 @@ export const notFound = (resource: string) =>
   new PubSubError("NOT_FOUND", `Resource not found (resource=${resource}).`);
 export const alreadyExists = (resource: string) =>
   new PubSubError("ALREADY_EXISTS", `Resource already exists in the project (resource=${resource}).`);
+
+/** Client strings in error messages are cut, so an error never grows with the request. */
+export const bounded = (s: string, max = 200) => (s.length > max ? `${s.slice(0, max)}…` : s);

@@ -10,6 +10,7 @@ const CODES: Record<ErrorCode, grpc.status> = {
   ALREADY_EXISTS: grpc.status.ALREADY_EXISTS,
   FAILED_PRECONDITION: grpc.status.FAILED_PRECONDITION,
   RESOURCE_EXHAUSTED: grpc.status.RESOURCE_EXHAUSTED,
+  ABORTED: grpc.status.ABORTED,
   UNIMPLEMENTED: grpc.status.UNIMPLEMENTED,
   UNAVAILABLE: grpc.status.UNAVAILABLE,
   CANCELLED: grpc.status.CANCELLED,

@@ -12,6 +12,9 @@ export const durationToMs = (d: Duration | null | undefined): number | undefined
 export const msToDuration = (ms: number | undefined): Duration | undefined =>
   ms === undefined ? undefined : { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
 
+/** A google.protobuf.Timestamp from milliseconds since the epoch. */
+export const msToTimestamp = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
+
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Drops unset (null/undefined) fields so the core sees presence as the client sent it. */

@@ -7,7 +7,9 @@
  */
 import type { Broker } from "../core/broker.ts";
 import { StreamSession, type StreamRequest, type StreamSink } from "../core/stream-session.ts";
+import { iamRpcs } from "./iam.ts";
 import { publisherRpcs } from "./publisher.ts";
+import { schemaRpcs } from "./schema.ts";
 import { subscriberRpcs } from "./subscriber.ts";
 import { unimplementedRpcs } from "./unimplemented.ts";
 
@@ -39,6 +41,8 @@ export function createRpcTable(broker: Broker): RpcTable {
   };
   add("Publisher", publisherRpcs(broker));
   add("Subscriber", subscriberRpcs(broker));
+  add("SchemaService", schemaRpcs(broker));
+  add("IAMPolicy", iamRpcs(broker));
   for (const [name, fn] of unimplementedRpcs()) if (!unary.has(name)) unary.set(name, fn);
   return { unary, openStream: (first, sink) => new StreamSession(broker, first, sink) };
 }

@@ -9,6 +9,7 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--max-messages-per-response": { value: "17", expect: { maxMessagesPerResponse: 17 } },
   "--fill-wait-ms": { value: "5", expect: { fillWaitMs: 5 } },
   "--pull-wait-ms": { value: "250", expect: { pullWaitMs: 250 } },
+  "--push-timeout-ms": { value: "300", expect: { pushTimeoutMs: 300 } },
   "--log-level": { value: "debug", expect: { logLevel: "debug" } },
   "--data-dir": { value: "/var/lib/pubsub", expect: { dataDir: "/var/lib/pubsub" } },
   "--config": { value: "/etc/pubsub.yaml", expect: { configFile: "/etc/pubsub.yaml" } },

@@ -20,13 +20,13 @@ describe("rpc table", () => {
   test("an unbuilt RPC is UNIMPLEMENTED naming it", () => {
     let caught: unknown;
     try {
-      table.unary.get("IAMPolicy.GetIamPolicy")!({ resource: "projects/p/topics/t" }, NO_CONTEXT);
+      table.unary.get("Subscriber.Seek")!({ subscription: "projects/p/subscriptions/s" }, NO_CONTEXT);
     } catch (e) {
       caught = e;
     }
     expect(caught).toBeInstanceOf(PubSubError);
     expect((caught as PubSubError).code).toBe("UNIMPLEMENTED");
-    expect((caught as PubSubError).message).toContain("GetIamPolicy");
+    expect((caught as PubSubError).message).toContain("Seek");
   });
 
   test("a handler is a plain function of the request", () => {
