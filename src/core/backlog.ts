@@ -136,6 +136,13 @@ export class Backlog {
     if (kq.leased.length === 0 && kq.pending.length) this.markReady(kq);
   }
 
+  /** Waiting entries for inspection, next-to-deliver first (keyed ones after the unkeyed). */
+  *entries(): Iterable<Entry> {
+    yield* this.redeliver;
+    yield* this.fresh;
+    for (const kq of this.keys.values()) yield* kq.pending;
+  }
+
   clear(): void {
     this.fresh.clear();
     this.redeliver.clear();

@@ -5,6 +5,7 @@
 import type { Clock } from "./clock.ts";
 import { Consumer, type ConsumerOptions } from "./consumer.ts";
 import { PubSubError, alreadyExists, failedPrecondition, notFound } from "./errors.ts";
+import { ObserverSet, type BrokerObserver } from "./events.ts";
 import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
@@ -39,6 +40,7 @@ export class Broker {
   private readonly pullWaitMs: number;
   private topics = new Map<string, Topic>();
   private subs = new Map<string, Subscription>();
+  private observers = new ObserverSet();
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
@@ -47,13 +49,28 @@ export class Broker {
     this.pullWaitMs = o.pullWaitMs ?? 5000;
   }
 
+  /** Attaches an observer of broker events; the returned function detaches it. */
+  observe(o: BrokerObserver): () => void {
+    return this.observers.attach(o, () => {
+      const current = this.observers.current;
+      for (const t of this.topics.values()) t.observer = current;
+      for (const s of this.subs.values()) s.observer = current;
+    });
+  }
+
+  private get events(): BrokerObserver | null {
+    return this.observers.current;
+  }
+
   // ---- topics ----
 
   createTopic(input: TopicResource): TopicResource {
     parseName(input.name, "topics");
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
     const topic = new Topic(normalizeTopic(input));
+    topic.observer = this.events;
     this.topics.set(topic.name, topic);
+    this.events?.resourceChanged("topic", "created", topic.name);
     return topic.config;
   }
 
@@ -64,6 +81,7 @@ export class Broker {
   updateTopic(input: TopicResource, paths: readonly string[]): TopicResource {
     const topic = this.topic(input.name);
     topic.config = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
+    this.events?.resourceChanged("topic", "updated", topic.name);
     return topic.config;
   }
 
@@ -80,9 +98,10 @@ export class Broker {
 
   deleteTopic(name: string): void {
     const topic = this.topic(name);
-    for (const s of topic.subscriptions) s.config = { ...s.config, topic: DELETED_TOPIC };
+    for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC });
     topic.subscriptions.clear();
     this.topics.delete(name);
+    this.events?.resourceChanged("topic", "deleted", name);
   }
 
   /** Validates and stores the messages once, fans them out, and returns their ids. */
@@ -105,8 +124,10 @@ export class Broker {
     if (topic.config.messageRetentionDuration) config.topicMessageRetentionDuration = topic.config.messageRetentionDuration;
     const sub = new Subscription(config, this.clock, { deadLetter: (s, m) => this.deadLetter(s, m) }, this.fillWaitMs);
     sub.matches = matches;
+    sub.observer = this.events;
     this.subs.set(sub.name, sub);
     topic.subscriptions.add(sub);
+    this.events?.resourceChanged("subscription", "created", sub.name);
     return sub.config;
   }
 
@@ -118,7 +139,7 @@ export class Broker {
     const sub = this.subscription(input.name);
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
-    sub.config = next;
+    this.setConfig(sub, next);
     return next;
   }
 
@@ -138,20 +159,42 @@ export class Broker {
     this.subs.delete(name);
     this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
     sub.close(notFound(name));
+    this.events?.resourceChanged("subscription", "deleted", name);
   }
 
   detachSubscription(name: string): void {
     const sub = this.subscription(name);
     this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
-    sub.config = { ...sub.config, detached: true };
+    this.setConfig(sub, { ...sub.config, detached: true });
     sub.close(failedPrecondition(`Subscription ${name} is detached.`));
   }
 
-  /** Drops every topic and subscription (the admin API's reset). */
-  reset(): void {
-    for (const sub of this.subs.values()) sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
-    this.subs.clear();
-    this.topics.clear();
+  /** Drops every topic and subscription, or those of one project (the admin API's reset). */
+  reset(project?: string): { topics: number; subscriptions: number } {
+    const prefix = project === undefined ? "" : `projects/${parseProject(project)}/`;
+    const dropped = { topics: 0, subscriptions: 0 };
+    for (const [name, sub] of this.subs) {
+      if (!name.startsWith(prefix)) continue;
+      this.subs.delete(name);
+      this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
+      sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
+      this.events?.resourceChanged("subscription", "deleted", name);
+      dropped.subscriptions++;
+    }
+    for (const [name, topic] of this.topics) {
+      if (!name.startsWith(prefix)) continue;
+      // A subscription of another project keeps working as if its topic were deleted.
+      for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC });
+      this.topics.delete(name);
+      this.events?.resourceChanged("topic", "deleted", name);
+      dropped.topics++;
+    }
+    return dropped;
+  }
+
+  /** Every topic and subscription object, for the operator surface (inspection, metrics). */
+  resources(): { topics: Iterable<Topic>; subscriptions: Iterable<Subscription> } {
+    return { topics: this.topics.values(), subscriptions: this.subs.values() };
   }
 
   /** Counts for the metrics endpoint. */
@@ -243,10 +286,17 @@ export class Broker {
     throw notFound(name);
   }
 
+  /** The one place a subscription's config changes after creation, so observers hear of each. */
+  private setConfig(sub: Subscription, config: SubscriptionResource): void {
+    sub.config = config;
+    this.events?.resourceChanged("subscription", "updated", sub.name);
+  }
+
   /** Dead-lettering republishes to the policy's topic; false (keep redelivering) if it is gone. */
   private deadLetter(sub: Subscription, msg: StoredMessage): boolean {
     const dlq = sub.config.deadLetterPolicy && this.topics.get(sub.config.deadLetterPolicy.deadLetterTopic);
     if (!dlq) return false;
+    this.events?.deadLettered(sub.name, msg, dlq.name);
     dlq.publish([msg], [msg.size], this.clock.now());
     return true;
   }
