@@ -10,6 +10,8 @@ export interface Config {
   fillWaitMs: number;
   pullWaitMs: number;
   logLevel: Level;
+  /** Where time comes from: the wall clock, or a test clock moved over HTTP (/emulator/v1/clock). */
+  clock: "system" | "manual";
 }
 
 interface Option {
@@ -65,6 +67,15 @@ export const OPTIONS: Option[] = [
       c.logLevel = v as Level;
     },
   },
+  {
+    flag: "--clock",
+    env: "PUBSUB_CLOCK",
+    help: "system | manual: manual time moves only through POST /emulator/v1/clock/advance (default system)",
+    apply(c, v) {
+      if (v !== "system" && v !== "manual") throw new Error(`--clock must be system or manual (got "${v}")`);
+      c.clock = v;
+    },
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -75,6 +86,7 @@ export const DEFAULTS: Config = {
   fillWaitMs: 0,
   pullWaitMs: 5000,
   logLevel: "info",
+  clock: "system",
 };
 
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */

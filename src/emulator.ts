@@ -1,28 +1,35 @@
 /** Starts and stops one emulator: broker + gRPC and HTTP on one port. Used by main.ts and the tests. */
 import { Broker } from "./core/broker.ts";
-import type { Clock } from "./core/clock.ts";
 import { DEFAULTS, type Config } from "./config.ts";
+import { Counters } from "./admin/counters.ts";
 import { adminHandler } from "./admin/http.ts";
 import { createGrpcServer } from "./grpc/server.ts";
 import { createRpcTable } from "./rpc/table.ts";
 import { listen } from "./listener.ts";
-import { systemClock } from "./system-clock.ts";
+import { SwitchableClock } from "./switchable-clock.ts";
 
 export interface Emulator {
   readonly port: number;
   readonly host: string;
   readonly broker: Broker;
+  readonly clock: SwitchableClock;
   stop(): Promise<void>;
 }
 
-export async function startEmulator(config: Partial<Config> = {}, clock: Clock = systemClock): Promise<Emulator> {
+export async function startEmulator(config: Partial<Config> = {}): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
+  const clock = new SwitchableClock(c.clock);
   const broker = new Broker({
     clock,
     maxMessagesPerResponse: c.maxMessagesPerResponse,
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
   });
-  const listener = await listen(c.host, c.port, createGrpcServer(createRpcTable(broker)), adminHandler(broker));
-  return { port: listener.port, host: c.host, broker, stop: () => listener.close() };
+  // Metrics count from the start, so /metrics counters cover every message.
+  const counters = new Counters();
+  broker.observe(counters);
+  const table = createRpcTable(broker);
+  const admin = adminHandler({ broker, clock, counters, host: c.host });
+  const listener = await listen(c.host, c.port, createGrpcServer(table), admin);
+  return { port: listener.port, host: c.host, broker, clock, stop: () => listener.close() };
 }

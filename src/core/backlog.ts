@@ -143,6 +143,14 @@ export class Backlog {
     for (const kq of this.keys.values()) yield* kq.pending;
   }
 
+  /** The longest-waiting entry (by seq) without a full scan: fresh is FIFO, each key's pending too. */
+  oldest(): Entry | undefined {
+    let best = this.fresh.peek();
+    for (const e of this.redeliver) if (!best || e.seq < best.seq) best = e;
+    for (const kq of this.keys.values()) if (kq.pending[0] && (!best || kq.pending[0].seq < best.seq)) best = kq.pending[0];
+    return best;
+  }
+
   clear(): void {
     this.fresh.clear();
     this.redeliver.clear();

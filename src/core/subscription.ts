@@ -67,8 +67,9 @@ export class Subscription {
   }
 
   /** Read-only state for inspection and metrics (never mutate what it yields). */
-  view(): { waiting: Iterable<Entry>; leases: Iterable<Lease>; consumers: readonly Consumer[] } {
-    return { waiting: this.backlog.entries(), leases: this.leases.values(), consumers: this.consumers };
+  view(): { waiting: Iterable<Entry>; oldest: Entry | undefined; leases: Iterable<Lease>; consumers: readonly Consumer[] } {
+    const b = this.backlog;
+    return { waiting: b.entries(), oldest: b.oldest(), leases: this.leases.values(), consumers: this.consumers };
   }
 
   enqueue(msg: StoredMessage): void {
