@@ -2,6 +2,8 @@
 import { Broker } from "./core/broker.ts";
 import { DEFAULTS, type Config } from "./config.ts";
 import { Counters } from "./admin/counters.ts";
+import { withFaults } from "./admin/fault-table.ts";
+import { FaultRegistry } from "./admin/faults.ts";
 import { adminHandler } from "./admin/http.ts";
 import { createGrpcServer } from "./grpc/server.ts";
 import { createRpcTable } from "./rpc/table.ts";
@@ -28,8 +30,10 @@ export async function startEmulator(config: Partial<Config> = {}): Promise<Emula
   // Metrics count from the start, so /metrics counters cover every message.
   const counters = new Counters();
   broker.observe(counters);
-  const table = createRpcTable(broker);
-  const admin = adminHandler({ broker, clock, counters, host: c.host });
+  // Wrapped once, so every transport registered over the table meets the injected faults.
+  const faults = new FaultRegistry();
+  const table = withFaults(createRpcTable(broker), faults);
+  const admin = adminHandler({ broker, clock, counters, faults, table, host: c.host });
   const listener = await listen(c.host, c.port, createGrpcServer(table), admin);
   return { port: listener.port, host: c.host, broker, clock, stop: () => listener.close() };
 }

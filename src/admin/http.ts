@@ -8,6 +8,9 @@ import type { Broker } from "../core/broker.ts";
 import type { SwitchableClock } from "../switchable-clock.ts";
 import { clockRoutes } from "./clock.ts";
 import type { Counters } from "./counters.ts";
+import { faultRoutes } from "./fault-routes.ts";
+import type { FaultRegistry } from "./faults.ts";
+import type { RpcTable } from "../rpc/table.ts";
 import { metricsRoutes, type MemoryBudgetProbe } from "./metrics.ts";
 import { Router, sendError } from "./router.ts";
 
@@ -15,6 +18,9 @@ export interface AdminDeps {
   broker: Broker;
   clock: SwitchableClock;
   counters: Counters;
+  faults: FaultRegistry;
+  /** The table the transports serve (fault-wrapped): the dashboard's actions go through it too. */
+  table: RpcTable;
   /** Hook for the memory budget (--max-memory), reported by /metrics when set. */
   memoryBudget?: MemoryBudgetProbe;
   /** The host the emulator listens on: browsers may address it by this name too. */
@@ -32,6 +38,7 @@ export function adminHandler(deps: AdminDeps) {
   router.add("POST", "/emulator/v1/projects/:project/reset", (ctx) => reset(`projects/${ctx.params.project}`));
   clockRoutes(router, deps.clock);
   metricsRoutes(router, deps);
+  faultRoutes(router, deps.faults, deps.table);
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (router.handle(req, res)) return;
     sendError(res, 404, `No route for ${req.method} ${(req.url ?? "/").split("?")[0].slice(0, 200)}.`);

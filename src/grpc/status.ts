@@ -14,6 +14,11 @@ const CODES: Record<ErrorCode, grpc.status> = {
   UNAVAILABLE: grpc.status.UNAVAILABLE,
   CANCELLED: grpc.status.CANCELLED,
   INTERNAL: grpc.status.INTERNAL,
+  DEADLINE_EXCEEDED: grpc.status.DEADLINE_EXCEEDED,
+  ABORTED: grpc.status.ABORTED,
+  UNKNOWN: grpc.status.UNKNOWN,
+  PERMISSION_DENIED: grpc.status.PERMISSION_DENIED,
+  UNAUTHENTICATED: grpc.status.UNAUTHENTICATED,
 };
 
 /** A PubSubError becomes its status; anything else is a bug: INTERNAL, logged. */
