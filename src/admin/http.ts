@@ -32,7 +32,12 @@ export function adminHandler(deps: AdminDeps) {
   const router = new Router(new Set([deps.host.toLowerCase()]));
   router.add("GET", "/", (ctx) => void ctx.res.end("Ok\n"));
   router.add("GET", "/health", () => ({ status: "ok" }));
-  const reset = (project?: string) => ({ reset: true, ...broker.reset(project) });
+  // A full reset clears faults too, so a test suite's "reset" starts from a clean emulator.
+  const reset = (project?: string) => {
+    const dropped = broker.reset(project);
+    const faults = project === undefined ? deps.faults.clear() : 0;
+    return { reset: true, ...dropped, faults };
+  };
   router.add("POST", "/reset", () => reset());
   router.add("POST", "/emulator/v1/reset", () => reset());
   router.add("POST", "/emulator/v1/projects/:project/reset", (ctx) => reset(`projects/${ctx.params.project}`));
