@@ -12,6 +12,8 @@ export interface Config {
   logLevel: Level;
   /** Where time comes from: the wall clock, or a test clock moved over HTTP (/emulator/v1/clock). */
   clock: "system" | "manual";
+  /** Messages whose history (deliveries, acks, nacks, expiries) the operator API keeps; 0 = off. */
+  messageHistory: number;
 }
 
 interface Option {
@@ -76,6 +78,12 @@ export const OPTIONS: Option[] = [
       c.clock = v;
     },
   },
+  {
+    flag: "--message-history",
+    env: "PUBSUB_MESSAGE_HISTORY",
+    help: "keep the history of the last N messages for GET /emulator/v1/messages/ID (default 0: off)",
+    apply: (c, v) => (c.messageHistory = int("--message-history", 0, 1_000_000)(v)),
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -87,6 +95,7 @@ export const DEFAULTS: Config = {
   pullWaitMs: 5000,
   logLevel: "info",
   clock: "system",
+  messageHistory: 0,
 };
 
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */

@@ -4,6 +4,7 @@ import { DEFAULTS, type Config } from "./config.ts";
 import { Counters } from "./admin/counters.ts";
 import { withFaults } from "./admin/fault-table.ts";
 import { FaultRegistry } from "./admin/faults.ts";
+import { MessageHistory } from "./admin/history.ts";
 import { adminHandler } from "./admin/http.ts";
 import { createGrpcServer } from "./grpc/server.ts";
 import { createRpcTable } from "./rpc/table.ts";
@@ -33,7 +34,9 @@ export async function startEmulator(config: Partial<Config> = {}): Promise<Emula
   // Wrapped once, so every transport registered over the table meets the injected faults.
   const faults = new FaultRegistry();
   const table = withFaults(createRpcTable(broker), faults);
-  const admin = adminHandler({ broker, clock, counters, faults, table, host: c.host });
+  const history = new MessageHistory(broker);
+  history.configure(c.messageHistory);
+  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host });
   const listener = await listen(c.host, c.port, createGrpcServer(table), admin);
   return { port: listener.port, host: c.host, broker, clock, stop: () => listener.close() };
 }

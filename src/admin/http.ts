@@ -6,10 +6,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Broker } from "../core/broker.ts";
 import type { SwitchableClock } from "../switchable-clock.ts";
+import { actionRoutes } from "./actions.ts";
 import { clockRoutes } from "./clock.ts";
 import type { Counters } from "./counters.ts";
 import { faultRoutes } from "./fault-routes.ts";
 import type { FaultRegistry } from "./faults.ts";
+import type { MessageHistory } from "./history.ts";
+import { inspectRoutes } from "./inspect.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { metricsRoutes, type MemoryBudgetProbe } from "./metrics.ts";
 import { Router, sendError } from "./router.ts";
@@ -21,6 +24,7 @@ export interface AdminDeps {
   faults: FaultRegistry;
   /** The table the transports serve (fault-wrapped): the dashboard's actions go through it too. */
   table: RpcTable;
+  history: MessageHistory;
   /** Hook for the memory budget (--max-memory), reported by /metrics when set. */
   memoryBudget?: MemoryBudgetProbe;
   /** The host the emulator listens on: browsers may address it by this name too. */
@@ -44,6 +48,8 @@ export function adminHandler(deps: AdminDeps) {
   clockRoutes(router, deps.clock);
   metricsRoutes(router, deps);
   faultRoutes(router, deps.faults, deps.table);
+  inspectRoutes(router, deps);
+  actionRoutes(router, deps.table);
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (router.handle(req, res)) return;
     sendError(res, 404, `No route for ${req.method} ${(req.url ?? "/").split("?")[0].slice(0, 200)}.`);
