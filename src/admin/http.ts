@@ -8,6 +8,7 @@ import type { Broker } from "../core/broker.ts";
 import type { SwitchableClock } from "../switchable-clock.ts";
 import { actionRoutes } from "./actions.ts";
 import { clockRoutes } from "./clock.ts";
+import { dashboardRoutes } from "./dashboard.ts";
 import type { Counters } from "./counters.ts";
 import { faultRoutes } from "./fault-routes.ts";
 import type { FaultRegistry } from "./faults.ts";
@@ -50,6 +51,7 @@ export function adminHandler(deps: AdminDeps) {
   faultRoutes(router, deps.faults, deps.table);
   inspectRoutes(router, deps);
   actionRoutes(router, deps.table);
+  dashboardRoutes(router, deps);
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (router.handle(req, res)) return;
     sendError(res, 404, `No route for ${req.method} ${(req.url ?? "/").split("?")[0].slice(0, 200)}.`);
