@@ -43,6 +43,7 @@ const act = (fn) => async (ev) => {
 };
 
 const short = (name) => name.replace(/^projects\/[^/]+\/(topics|subscriptions)\//, "");
+const where = (e) => (e.subscription ? short(e.subscription) : e.topic ? short(e.topic) : "");
 const pathOf = (name) => "/emulator/v1/" + name.split("/").map(encodeURIComponent).join("/");
 const fmt = (n) => (n >= 1e6 ? (n / 1e6).toFixed(1) + "M" : n >= 1e4 ? (n / 1e3).toFixed(1) + "k" : String(n));
 const age = (s) => (s <= 0 ? "–" : s < 60 ? s.toFixed(1) + " s" : s < 3600 ? (s / 60).toFixed(1) + " min" : (s / 3600).toFixed(1) + " h");
@@ -268,8 +269,9 @@ async function peek() {
 async function pull() {
   const res = await api("POST", pathOf(state.selectedSub) + "/pull", { maxMessages: Number($("#pull-max").value || 10) });
   state.pulled.push(...res.receivedMessages);
-  $("#detail-result").textContent = `pulled ${res.receivedMessages.length}`;
   renderPulled();
+  await peek();
+  $("#detail-result").textContent = `pulled ${res.receivedMessages.length}`;
 }
 
 function renderPulled() {
@@ -277,6 +279,7 @@ function renderPulled() {
     await api("POST", pathOf(state.selectedSub) + path, body);
     state.pulled = state.pulled.filter((x) => x !== r);
     renderPulled();
+    await peek();
   };
   plainTable($("#pulled tbody"), state.pulled.map((r) => [
     historyLink(r.message.messageId),
@@ -296,7 +299,7 @@ async function showHistory(id) {
   const links = [h.forwardedFrom && `copy of ${h.forwardedFrom}`, h.forwardedAs && `dead-lettered as ${h.forwardedAs}`].filter(Boolean).join(", ");
   $("#history-meta").textContent = `${h.messageId} on ${h.topic}, ${h.size} bytes${links ? " · " + links : ""}`;
   plainTable($("#history tbody"), h.events.map((e) => [
-    e.time, e.event, e.subscription ?? e.topic ?? "",
+    e.time, e.event, where(e),
     e.event === "delivered" ? `attempt ${e.deliveryAttempt}, until ${e.deadline}` : e.deadLetterTopic ?? e.ackId ?? "",
   ]));
 }
