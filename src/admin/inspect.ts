@@ -102,7 +102,9 @@ export function inspectRoutes(router: Router, deps: InspectDeps): void {
   router.add("GET", "/emulator/v1/messages/:id", (ctx) => {
     const record = deps.history.get(ctx.params.id);
     if (record) return record;
-    const hint = deps.history.capacity ? "it is older than the history keeps" : "message history is off (POST /emulator/v1/history)";
+    const hint = deps.history.capacity
+      ? `it is not among the last ${deps.history.capacity} messages recorded (or was published while history was off)`
+      : "message history is off (POST /emulator/v1/history)";
     throw new HttpError(404, `No history for message ${ctx.params.id.slice(0, 40)}: ${hint}.`);
   });
   const historyState = () => ({ capacity: deps.history.capacity, messages: deps.history.size });
