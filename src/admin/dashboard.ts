@@ -1,11 +1,13 @@
 /**
- * The dashboard at /ui/ (three files embedded at build time, no CDN) and its live feed: a
+ * The dashboard at /ui/ (its files embedded at build time, no CDN) and its live feed: a
  * server-sent-events stream of snapshots (clock, totals, every topic and subscription with its
  * gauges and counters, active faults) once a second. Message history records while one is open.
  */
 import type { ServerResponse } from "node:http";
 import css from "./ui/dashboard.css" with { type: "text" };
+import chartJs from "./ui/chart.js" with { type: "text" };
 import js from "./ui/dashboard.js" with { type: "text" };
+import domJs from "./ui/dom.js" with { type: "text" };
 import htmlText from "./ui/index.html" with { type: "text" };
 import type { SwitchableClock } from "../switchable-clock.ts";
 import type { Broker } from "../core/broker.ts";
@@ -62,6 +64,8 @@ export function dashboardRoutes(router: Router, deps: DashboardDeps): void {
   router.add("GET", "/ui", (ctx) => void (ctx.res.writeHead(301, { location: "/ui/" }), ctx.res.end()));
   router.add("GET", "/ui/", (ctx) => asset(ctx.res, "text/html", html));
   router.add("GET", "/ui/dashboard.js", (ctx) => asset(ctx.res, "text/javascript", js));
+  router.add("GET", "/ui/dom.js", (ctx) => asset(ctx.res, "text/javascript", domJs));
+  router.add("GET", "/ui/chart.js", (ctx) => asset(ctx.res, "text/javascript", chartJs));
   router.add("GET", "/ui/dashboard.css", (ctx) => asset(ctx.res, "text/css", css));
   let feeds = 0;
   router.add("GET", "/emulator/v1/events", (ctx) => {

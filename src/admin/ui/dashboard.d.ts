@@ -1,3 +1,3 @@
-// dashboard.js is browser code that the server imports as text and serves at /ui/dashboard.js.
+// The page's scripts are browser modules the server imports as text and serves under /ui/.
 declare const text: string;
 export default text;

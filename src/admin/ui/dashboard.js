@@ -1,109 +1,10 @@
 // The dashboard: a live view over GET /emulator/v1/events (server-sent snapshots, one a second)
 // and actions through the /emulator/v1/ API. Plain DOM, no dependencies; every client string is
 // written with textContent. Tables update cell by cell so a thousand subscriptions stay cheap.
-"use strict";
+import { WINDOW, drawChart } from "./chart.js";
+import { $, act, age, api, button, el, fmt, pathOf, plainTable, short, syncTable, text, where } from "./dom.js";
 
-const $ = (sel) => document.querySelector(sel);
-const WINDOW = 120; // chart points (seconds)
-const SERIES = [
-  ["published", "publish", "--pub"],
-  ["delivered", "deliver", "--del"],
-  ["acked", "ack", "--ack"],
-];
 const state = { renders: 0, snap: null, samples: [], selectedTopic: null, selectedSub: null, pulled: [] };
-
-/** Every mutating call carries the header a cross-site form cannot send. */
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: { "x-emulator-admin": "dashboard", "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : {};
-  if (!res.ok) throw new Error(json.error?.message ?? `${res.status} ${res.statusText}`);
-  return json;
-}
-
-function showError(e) {
-  const el = $("#error");
-  el.textContent = e ? String(e.message ?? e) : "";
-  el.hidden = !e;
-}
-
-/** Runs an action; an error is shown at the top instead of being lost. */
-const act = (fn) => async (ev) => {
-  ev?.preventDefault?.();
-  try {
-    showError(null);
-    await fn(ev);
-  } catch (e) {
-    showError(e);
-  }
-};
-
-const short = (name) => name.replace(/^projects\/[^/]+\/(topics|subscriptions)\//, "");
-const where = (e) => (e.subscription ? short(e.subscription) : e.topic ? short(e.topic) : "");
-const pathOf = (name) => "/emulator/v1/" + name.split("/").map(encodeURIComponent).join("/");
-const fmt = (n) => (n >= 1e6 ? (n / 1e6).toFixed(1) + "M" : n >= 1e4 ? (n / 1e3).toFixed(1) + "k" : String(n));
-const age = (s) => (s <= 0 ? "–" : s < 60 ? s.toFixed(1) + " s" : s < 3600 ? (s / 60).toFixed(1) + " min" : (s / 3600).toFixed(1) + " h");
-const text = (b64) => {
-  try {
-    return new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
-  } catch {
-    return "(binary)";
-  }
-};
-
-function el(tag, props = {}, children = []) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  for (const c of children) e.append(c);
-  return e;
-}
-
-function button(label, onClick, cls = "link") {
-  return el("button", { type: "button", className: cls, textContent: label, onclick: act(onClick) });
-}
-
-/**
- * Keeps a table body in step with `rows`: one <tr> per key, cells rewritten only when their text
- * changed, rows re-appended only when the order or membership changed.
- */
-function syncTable(tbody, rows, key, cells, extra) {
-  const byKey = tbody._rows ?? (tbody._rows = new Map());
-  const seen = new Set();
-  let order = [];
-  for (const row of rows) {
-    const k = key(row);
-    seen.add(k);
-    let tr = byKey.get(k);
-    const values = cells(row);
-    if (!tr) {
-      tr = el("tr");
-      tr._cells = values.map((v) => {
-        const td = el("td", { className: typeof v === "number" ? "num" : "" });
-        tr.append(td);
-        return td;
-      });
-      if (extra) tr.append(el("td", {}, [extra(row)]));
-      byKey.set(k, tr);
-    }
-    values.forEach((v, i) => {
-      const s = typeof v === "number" ? fmt(v) : v;
-      if (tr._cells[i].textContent !== s) tr._cells[i].textContent = s;
-    });
-    order.push(tr);
-  }
-  for (const [k, tr] of byKey) if (!seen.has(k)) (tr.remove(), byKey.delete(k));
-  const current = tbody.children;
-  if (current.length !== order.length || order.some((tr, i) => current[i] !== tr)) tbody.append(...order);
-  return byKey;
-}
-
-function plainTable(tbody, rows) {
-  tbody.replaceChildren(...rows.map((cells) => el("tr", {}, cells.map((c) => (c instanceof Node ? el("td", {}, [c]) : el("td", { textContent: String(c) }))))));
-}
 
 // ---- live feed ----
 
@@ -132,68 +33,11 @@ function render(snap) {
   renderTopics(snap.topics);
   renderSubs(snap.subscriptions);
   renderFaults(snap.faults);
-  drawChart();
+  drawChart(state.samples, snap.totals);
   if (state.selectedSub) refreshDetail();
   // Read by the browser test, which reports how long a live update takes.
   document.body.dataset.renderMs = (performance.now() - started).toFixed(1);
   document.body.dataset.renders = String(++state.renders);
-}
-
-function rates() {
-  const s = state.samples;
-  const out = [];
-  for (let i = 1; i < s.length; i++) {
-    const dt = Math.max(1, s[i].t - s[i - 1].t) / 1000;
-    out.push(SERIES.map(([k]) => Math.max(0, s[i][k] - s[i - 1][k]) / dt));
-  }
-  return out;
-}
-
-/** 1, 2 or 5 times a power of ten, at least `n`: axis labels stay round. */
-function niceCeil(n) {
-  const p = 10 ** Math.floor(Math.log10(n));
-  return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= n);
-}
-
-function drawChart() {
-  const canvas = $("#chart");
-  const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth, h = canvas.clientHeight;
-  if (canvas.width !== w * dpr) (canvas.width = w * dpr), (canvas.height = h * dpr);
-  const g = canvas.getContext("2d");
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.clearRect(0, 0, w, h);
-  const data = rates();
-  const max = niceCeil(Math.max(1, ...data.flat()));
-  const styles = getComputedStyle(document.documentElement);
-  g.strokeStyle = styles.getPropertyValue("--line");
-  g.fillStyle = styles.getPropertyValue("--muted");
-  g.font = "11px system-ui";
-  for (const f of [0, 0.5, 1]) {
-    const y = h - 14 - f * (h - 24);
-    g.beginPath(), g.moveTo(40, y), g.lineTo(w, y), g.stroke();
-    g.fillText(fmt(+(max * f).toFixed(1)), 2, y + 4);
-  }
-  const x = (i) => 40 + ((w - 40) * (WINDOW - data.length + i)) / (WINDOW - 1);
-  SERIES.forEach(([, , color], j) => {
-    g.strokeStyle = styles.getPropertyValue(color);
-    g.lineWidth = 2;
-    g.beginPath();
-    data.forEach((r, i) => {
-      const y = h - 14 - (r[j] / max) * (h - 24);
-      i ? g.lineTo(x(i), y) : g.moveTo(x(i), y);
-    });
-    if (data.length === 1) g.lineTo(x(0) - 2, h - 14 - (data[0][j] / max) * (h - 24));
-    g.stroke();
-  });
-  const last = data.at(-1) ?? [0, 0, 0];
-  const legend = $("#legend");
-  if (!legend.children.length) {
-    for (const [key, label, color] of SERIES) {
-      legend.append(el("li", {}, [el("i", { style: `background: var(${color})` }), label, el("b", { id: `rate-${key}` })]));
-    }
-  }
-  SERIES.forEach(([key], j) => ($(`#rate-${key}`).textContent = `${last[j].toFixed(1)}/s · ${fmt(state.snap.totals[key])}`));
 }
 
 // ---- topics and subscriptions ----
