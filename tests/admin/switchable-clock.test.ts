@@ -1,5 +1,6 @@
 /** The server's switchable clock: manual and system modes, and timers that survive a switch. */
 import { describe, expect, test } from "bun:test";
+import { loadConfig } from "../../src/config.ts";
 import { SwitchableClock } from "../../src/switchable-clock.ts";
 
 describe("SwitchableClock", () => {
@@ -78,5 +79,16 @@ describe("SwitchableClock", () => {
     clock.schedule(clock.now() + 60_000, () => fired++);
     clock.advance(60_000);
     expect(fired).toBe(1);
+  });
+});
+
+describe("--clock and --message-history", () => {
+  test("flags and env vars set them; a bad value names the flag", () => {
+    expect(loadConfig(["--clock", "manual"], {}).clock).toBe("manual");
+    expect(loadConfig([], { PUBSUB_CLOCK: "manual" }).clock).toBe("manual");
+    expect(loadConfig([], {}).clock).toBe("system");
+    expect(() => loadConfig(["--clock=fast"], {})).toThrow(/--clock/);
+    expect(loadConfig(["--message-history", "500"], {}).messageHistory).toBe(500);
+    expect(() => loadConfig([], { PUBSUB_MESSAGE_HISTORY: "-1" })).toThrow(/--message-history/);
   });
 });
