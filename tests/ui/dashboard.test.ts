@@ -83,3 +83,36 @@ test("a thousand subscriptions: all listed, filter narrows them", async () => {
   await page.waitForFunction(() => document.querySelectorAll("#subs tbody tr").length === 11);
   await page.screenshot({ path: join(OUTPUT, "dashboard-1000-subscriptions.png") });
 }, 60_000);
+
+test("forms: create a topic and subscription, manual clock and advance, a fault, delete, reset", async () => {
+  const topic = `projects/${PROJECT}/topics/${unique("form-topic")}`;
+  const sub = `projects/${PROJECT}/subscriptions/${unique("form-sub")}`;
+  await page.fill("#sub-filter", "form-sub");
+  await page.fill("#create-topic [name=name]", topic);
+  await page.click("#create-topic button");
+  await page.locator("#topics tbody tr", { hasText: topic }).waitFor();
+  await page.fill("#create-sub [name=name]", sub);
+  await page.fill("#create-sub [name=topic]", topic);
+  await page.click("#create-sub button");
+  await page.locator("#subs tbody tr", { hasText: sub.split("/").pop()! }).waitFor();
+  expect((await emu.client().subscription(sub).getMetadata())[0].topic).toBe(topic);
+
+  await page.click("#clock-toggle");
+  await page.waitForFunction(() => document.querySelector("#clock-mode")?.textContent === "manual");
+  const before = (await emu.admin("GET", "/emulator/v1/clock")).timeMs;
+  await page.fill("#clock-advance", "1h");
+  await page.click("#clock-advance-btn");
+  await page.waitForFunction((t) => Date.parse(document.querySelector("#clock-time")?.textContent ?? "") >= t + 3_600_000, before);
+
+  await page.fill("#add-fault [name=resource]", topic);
+  await page.click("#add-fault button");
+  await page.locator("#faults tbody tr", { hasText: "UNAVAILABLE" }).waitFor();
+  expect((await emu.admin("GET", "/emulator/v1/faults")).faults[0]).toMatchObject({ method: "Publisher.Publish", resource: topic });
+
+  await page.locator("#subs tbody tr", { hasText: sub.split("/").pop()! }).locator("button", { hasText: "delete" }).click();
+  await page.locator("#subs tbody tr", { hasText: sub.split("/").pop()! }).waitFor({ state: "detached" });
+  await page.click("#reset");
+  await page.waitForFunction(() => document.querySelectorAll("#topics tbody tr").length === 0 && document.querySelectorAll("#faults tbody tr").length === 0);
+  await page.click("#clock-toggle");
+  await page.waitForFunction(() => document.querySelector("#clock-mode")?.textContent === "system");
+}, 60_000);
