@@ -18,6 +18,10 @@ export interface Config {
   configFile: string;
   /** `project,topic1,topic2:sub1:sub2` specs (PUBSUB_PROJECT1, PUBSUB_PROJECT2, … or --provision). */
   provision: string[];
+  /** Where time comes from: the wall clock, or a test clock moved over HTTP (/emulator/v1/clock). */
+  clock: "system" | "manual";
+  /** Messages whose history (deliveries, acks, nacks, expiries) the operator API keeps; 0 = off. */
+  messageHistory: number;
 }
 
 export interface Option {
@@ -131,6 +135,23 @@ export const OPTIONS: Option[] = [
     help: "project,topic1,topic2:sub1:sub2 to create before serving; repeatable",
     apply: (c, v) => c.provision.push(v),
   },
+  {
+    flag: "--clock",
+    env: "PUBSUB_CLOCK",
+    default: "system",
+    help: "system | manual: manual time moves only through POST /emulator/v1/clock/advance",
+    apply(c, v) {
+      if (v !== "system" && v !== "manual") throw new Error(`--clock must be system or manual (got "${v}")`);
+      c.clock = v;
+    },
+  },
+  {
+    flag: "--message-history",
+    env: "PUBSUB_MESSAGE_HISTORY",
+    default: "0",
+    help: "keep the history of the last N messages for GET /emulator/v1/messages/ID; 0 = off",
+    apply: (c, v) => (c.messageHistory = int("--message-history", 0, 1_000_000)(v)),
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -145,6 +166,8 @@ export const DEFAULTS: Config = {
   dataDir: "",
   configFile: "",
   provision: [],
+  clock: "system",
+  messageHistory: 0,
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */

@@ -50,9 +50,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 // Imported after the commands above so they answer without loading gRPC and the protos.
 const { startEmulator } = await import("./emulator.ts");
-const { systemClock } = await import("./system-clock.ts");
 const provisioning = config.configFile || config.provision.length ? await import("./provision/provision.ts") : undefined;
-const started = await startEmulator(config, systemClock, (broker) => {
+const started = await startEmulator(config, (broker) => {
   if (!provisioning) return;
   const { created, existing } = provisioning.provision(broker, provisioning.loadPlan(config));
   log.info(`provisioned ${created.length} topics and subscriptions${existing.length ? ` (${existing.length} existed already)` : ""}`);

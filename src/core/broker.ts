@@ -5,6 +5,7 @@
 import type { Clock } from "./clock.ts";
 import { Consumer, type ConsumerOptions } from "./consumer.ts";
 import { PubSubError, alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
+import { ObserverSet, type BrokerObserver } from "./events.ts";
 import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
 import { IamPolicies } from "./iam.ts";
@@ -50,6 +51,7 @@ export class Broker {
   private push: PushDeliveries;
   readonly schemas: SchemaRegistry;
   readonly iam: IamPolicies;
+  private observers = new ObserverSet();
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
@@ -63,6 +65,19 @@ export class Broker {
     this.push = new PushDeliveries(pushDeps(o.clock, o.push, this));
   }
 
+  /** Attaches an observer of broker events; the returned function detaches it. */
+  observe(o: BrokerObserver): () => void {
+    return this.observers.attach(o, () => {
+      const current = this.observers.current;
+      for (const t of this.topics.values()) t.observer = current;
+      for (const s of this.subs.values()) s.observer = current;
+    });
+  }
+
+  private get events(): BrokerObserver | null {
+    return this.observers.current;
+  }
+
   // ---- topics ----
 
   createTopic(input: TopicResource): TopicResource {
@@ -71,8 +86,10 @@ export class Broker {
     const config = normalizeTopic(input);
     const schema = this.topicSchemas.resolve(config);
     const topic = new Topic(config);
+    topic.observer = this.events;
     this.topics.set(topic.name, topic);
     this.topicSchemas.set(topic.name, schema);
+    this.events?.resourceChanged("topic", "created", topic.name);
     return topic.config;
   }
 
@@ -86,6 +103,7 @@ export class Broker {
     const schema = this.topicSchemas.resolve(next);
     topic.config = next;
     this.topicSchemas.set(topic.name, schema);
+    this.events?.resourceChanged("topic", "updated", topic.name);
     return topic.config;
   }
 
@@ -102,11 +120,12 @@ export class Broker {
 
   deleteTopic(name: string): void {
     const topic = this.topic(name);
-    for (const s of topic.subscriptions) s.config = { ...s.config, topic: DELETED_TOPIC };
+    for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC });
     topic.subscriptions.clear();
     this.topics.delete(name);
     this.topicSchemas.set(name, undefined);
     this.iam.drop(name);
+    this.events?.resourceChanged("topic", "deleted", name);
   }
 
   /** Validates and stores the messages once, fans them out, and returns their ids. */
@@ -130,9 +149,11 @@ export class Broker {
     if (topic.config.messageRetentionDuration) config.topicMessageRetentionDuration = topic.config.messageRetentionDuration;
     const sub = new Subscription(config, this.clock, { deadLetter: (s, m) => this.deadLetter(s, m) }, this.fillWaitMs);
     sub.matches = matches;
+    sub.observer = this.events;
     this.subs.set(sub.name, sub);
     topic.subscriptions.add(sub);
     this.push.sync(sub);
+    this.events?.resourceChanged("subscription", "created", sub.name);
     return sub.config;
   }
 
@@ -145,7 +166,7 @@ export class Broker {
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
     next.pushConfig = normalizePushConfig(next.pushConfig, sub.config.pushConfig);
-    sub.config = next;
+    this.setConfig(sub, next);
     this.push.sync(sub);
     return next;
   }
@@ -168,12 +189,13 @@ export class Broker {
     this.push.detach(sub);
     this.iam.drop(name);
     sub.close(notFound(name));
+    this.events?.resourceChanged("subscription", "deleted", name);
   }
 
   detachSubscription(name: string): void {
     const sub = this.subscription(name);
     this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
-    sub.config = { ...sub.config, detached: true };
+    this.setConfig(sub, { ...sub.config, detached: true });
     this.push.detach(sub);
     sub.close(failedPrecondition(`Subscription ${name} is detached.`));
   }
@@ -183,15 +205,36 @@ export class Broker {
     this.push.clear();
   }
 
-  /** Drops every topic and subscription (the admin API's reset). */
-  reset(): void {
-    this.push.clear();
-    for (const sub of this.subs.values()) sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
-    this.subs.clear();
-    this.topics.clear();
-    this.topicSchemas.clear();
-    this.schemas.clear();
-    this.iam.clear();
+  /** Drops every resource, or those of one project (the admin API's reset). */
+  reset(project?: string): { topics: number; subscriptions: number } {
+    const prefix = project === undefined ? "" : `projects/${parseProject(project)}/`;
+    const dropped = { topics: 0, subscriptions: 0 };
+    for (const [name, sub] of this.subs) {
+      if (!name.startsWith(prefix)) continue;
+      this.subs.delete(name);
+      this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
+      this.push.detach(sub);
+      sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
+      this.events?.resourceChanged("subscription", "deleted", name);
+      dropped.subscriptions++;
+    }
+    for (const [name, topic] of this.topics) {
+      if (!name.startsWith(prefix)) continue;
+      // A subscription of another project keeps working as if its topic were deleted.
+      for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC });
+      this.topics.delete(name);
+      this.topicSchemas.set(name, undefined);
+      this.events?.resourceChanged("topic", "deleted", name);
+      dropped.topics++;
+    }
+    this.schemas.clear(prefix);
+    this.iam.clear(prefix);
+    return dropped;
+  }
+
+  /** Every topic and subscription object, for the operator surface (inspection, metrics). */
+  resources(): { topics: Iterable<Topic>; subscriptions: Iterable<Subscription> } {
+    return { topics: this.topics.values(), subscriptions: this.subs.values() };
   }
 
   /** Counts for the metrics endpoint. */
@@ -314,10 +357,17 @@ export class Broker {
     throw notFound(name);
   }
 
+  /** The one place a subscription's config changes after creation, so observers hear of each. */
+  private setConfig(sub: Subscription, config: SubscriptionResource): void {
+    sub.config = config;
+    this.events?.resourceChanged("subscription", "updated", sub.name);
+  }
+
   /** Dead-lettering republishes to the policy's topic; false (keep redelivering) if it is gone. */
   private deadLetter(sub: Subscription, msg: StoredMessage): boolean {
     const dlq = sub.config.deadLetterPolicy && this.topics.get(sub.config.deadLetterPolicy.deadLetterTopic);
     if (!dlq) return false;
+    this.events?.deadLettered(sub.name, msg, dlq.name);
     dlq.publish([msg], [msg.size], this.clock.now());
     return true;
   }

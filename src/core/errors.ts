@@ -9,7 +9,12 @@ export type ErrorCode =
   | "UNIMPLEMENTED"
   | "UNAVAILABLE"
   | "CANCELLED"
-  | "INTERNAL";
+  | "INTERNAL"
+  // Never chosen by the core; fault injection sends them as the real service sometimes does.
+  | "DEADLINE_EXCEEDED"
+  | "UNKNOWN"
+  | "PERMISSION_DENIED"
+  | "UNAUTHENTICATED";
 
 /**
  * google.rpc error details a client can act on; each transport sends them its way (gRPC in

@@ -92,8 +92,9 @@ export class IamPolicies {
     this.policies.delete(resource);
   }
 
-  clear(): void {
-    this.policies.clear();
+  /** Forgets the policies of every resource whose name starts with `prefix` ("" = all). */
+  clear(prefix = ""): void {
+    for (const name of [...this.policies.keys()]) if (name.startsWith(prefix)) this.policies.delete(name);
   }
 
   /** Eight bytes, the shape of the real service's etags ("BwX…" in base64). */

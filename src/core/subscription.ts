@@ -7,6 +7,7 @@ import { Backlog, type Entry, type KeyQueue, type Lease } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
+import type { BrokerObserver } from "./events.ts";
 import { LIMITS } from "./limits.ts";
 import type { HeapEntry } from "./heap.ts";
 import type { Delivery, StoredMessage } from "./message.ts";
@@ -39,6 +40,7 @@ export class Subscription {
   private fillTimer: unknown = null;
   /** Set by the broker: false when a filter rejects the message. */
   matches: (msg: StoredMessage) => boolean = () => true;
+  observer: BrokerObserver | null = null;
 
   constructor(
     public config: SubscriptionResource,
@@ -62,6 +64,12 @@ export class Subscription {
 
   get outstanding(): number {
     return this.leases.size;
+  }
+
+  /** Read-only state for inspection and metrics (never mutate what it yields). */
+  view(): { waiting: Iterable<Entry>; oldest: Entry | undefined; leases: Iterable<Lease>; consumers: readonly Consumer[] } {
+    const b = this.backlog;
+    return { waiting: b.entries(), oldest: b.oldest(), leases: this.leases.values(), consumers: this.consumers };
   }
 
   enqueue(msg: StoredMessage): void {
@@ -107,6 +115,7 @@ export class Subscription {
       if (!lease) continue;
       this.endLease(lease);
       this.backlog.settled(lease.entry);
+      this.observer?.acked(this.name, lease.entry.msg, id);
       done.push(id);
     }
     if (done.length) this.dispatch();
@@ -122,6 +131,7 @@ export class Subscription {
       if (!lease) continue;
       done.push(id);
       if (seconds === 0) {
+        this.observer?.nacked(this.name, lease.entry.msg, id);
         this.release(lease, now);
         continue;
       }
@@ -228,6 +238,7 @@ export class Subscription {
     this.leaseHeap.add(lease, deadline);
     c.outstanding++;
     c.outstandingBytes += e.msg.size;
+    this.observer?.delivered(this.name, e.msg, ackId, e.attempts, deadline);
     return { ackId, message: e.msg, deliveryAttempt: e.attempts };
   }
 
@@ -242,6 +253,7 @@ export class Subscription {
   private leaseDue(lease: Lease, now: number): void {
     if (lease.deadline > now) this.leaseHeap.add(lease, lease.deadline);
     else {
+      this.observer?.expired(this.name, lease.entry.msg, lease.ackId);
       this.release(lease, now);
       this.dispatch();
     }

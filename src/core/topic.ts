@@ -1,4 +1,5 @@
 /** A topic: its resource, its attached subscriptions, and publish → fan-out. */
+import type { BrokerObserver } from "./events.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 import type { TopicResource } from "./resources.ts";
 import type { Subscription } from "./subscription.ts";
@@ -7,6 +8,7 @@ let messageSeq = 0;
 
 export class Topic {
   readonly subscriptions = new Set<Subscription>();
+  observer: BrokerObserver | null = null;
 
   constructor(public config: TopicResource) {}
 
@@ -33,6 +35,7 @@ export class Topic {
         size: sizes[i],
       };
       ids[i] = id;
+      this.observer?.published(this.name, msg);
       for (const s of subs) if (s.matches(msg)) s.enqueue(msg);
     }
     for (const s of subs) s.published();

@@ -15,6 +15,10 @@ const CODES: Record<ErrorCode, grpc.status> = {
   UNAVAILABLE: grpc.status.UNAVAILABLE,
   CANCELLED: grpc.status.CANCELLED,
   INTERNAL: grpc.status.INTERNAL,
+  DEADLINE_EXCEEDED: grpc.status.DEADLINE_EXCEEDED,
+  UNKNOWN: grpc.status.UNKNOWN,
+  PERMISSION_DENIED: grpc.status.PERMISSION_DENIED,
+  UNAUTHENTICATED: grpc.status.UNAUTHENTICATED,
 };
 
 /** A PubSubError becomes its status; anything else is a bug: INTERNAL, logged. */

@@ -5,14 +5,14 @@
 import type * as grpc from "@grpc/grpc-js";
 import type { PubSubError } from "../core/errors.ts";
 import type { DeliveryBatch } from "../core/delivery-batch.ts";
-import type { StreamRequest, StreamSession, StreamSink } from "../core/stream-session.ts";
-import type { ProtoObject, RpcTable } from "../rpc/table.ts";
+import type { StreamRequest, StreamSink } from "../core/stream-session.ts";
+import type { ProtoObject, RpcTable, StreamHandle } from "../rpc/table.ts";
 import { checkDecoded } from "./malformed.ts";
 import { toStatus } from "./status.ts";
 
 export function streamingPull(table: RpcTable): grpc.handleBidiStreamingCall<ProtoObject, DeliveryBatch> {
   return (call) => {
-    let session: StreamSession | null = null;
+    let session: StreamHandle | null = null;
     let ended = false;
 
     const fail = (err: unknown) => {

@@ -25,11 +25,14 @@ export interface CallContext {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type UnaryRpc = (req: any, ctx: CallContext) => unknown | Promise<unknown>;
 
+/** What a transport holds for one open StreamingPull stream. */
+export type StreamHandle = Pick<StreamSession, "handle" | "drained" | "close">;
+
 export interface RpcTable {
   /** Every unary RPC of every service, by "Service.Method". */
   readonly unary: ReadonlyMap<string, UnaryRpc>;
   /** Subscriber.StreamingPull: validates the first request and starts a session. */
-  openStream(first: StreamRequest, sink: StreamSink): StreamSession;
+  openStream(first: StreamRequest, sink: StreamSink): StreamHandle;
 }
 
 export const NO_CONTEXT: CallContext = { onCancel: () => {} };

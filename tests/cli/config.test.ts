@@ -10,6 +10,8 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--fill-wait-ms": { value: "5", expect: { fillWaitMs: 5 } },
   "--pull-wait-ms": { value: "250", expect: { pullWaitMs: 250 } },
   "--push-timeout-ms": { value: "300", expect: { pushTimeoutMs: 300 } },
+  "--clock": { value: "manual", expect: { clock: "manual" } },
+  "--message-history": { value: "50", expect: { messageHistory: 50 } },
   "--log-level": { value: "debug", expect: { logLevel: "debug" } },
   "--data-dir": { value: "/var/lib/pubsub", expect: { dataDir: "/var/lib/pubsub" } },
   "--config": { value: "/etc/pubsub.yaml", expect: { configFile: "/etc/pubsub.yaml" } },

@@ -153,8 +153,9 @@ export class SchemaRegistry {
     if (problem) throw invalid(`Invalid data in message: ${problem}`);
   }
 
-  clear(): void {
-    this.schemas.clear();
+  /** Forgets every schema whose name starts with `prefix` ("" = all). */
+  clear(prefix = ""): void {
+    for (const name of [...this.schemas.keys()]) if (name.startsWith(prefix)) this.schemas.delete(name);
   }
 
   private revisions(name: string): SchemaRevision[] {
