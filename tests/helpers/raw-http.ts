@@ -26,7 +26,7 @@ export function connect(port: number): Promise<RawConnection> {
     let ended = false;
     const waiters: (() => void)[] = [];
     const wake = () => waiters.splice(0).forEach((w) => w());
-    socket.on("data", (d) => {
+    socket.on("data", (d: Buffer) => {
       buf = Buffer.concat([buf, d]);
       wake();
     });
