@@ -97,7 +97,8 @@ export function messageType(fullName: string): MessageType {
       type,
       repeated: f.rule === "repeated",
       mapKey: f.keyType,
-      presence: kind === "message" || (oneof !== undefined && !f.options?.proto3_optional) || !!f.options?.proto3_optional,
+      // Messages, oneof members and `optional` scalars (a synthetic oneof) have presence.
+      presence: kind === "message" || oneof !== undefined,
       oneof: f.options?.proto3_optional ? undefined : oneof,
     };
     fields.push(info);
