@@ -92,8 +92,18 @@ function encodeResult(route: Route, result: unknown, opts: ResponseOptions): Obj
   return messageToJson(route.responseType, (result ?? {}) as Obj, opts);
 }
 
+/**
+ * The request's method; a POST may name another in X-HTTP-Method-Override, as Google's front end
+ * honours (Java's HTTP transport sends PATCH that way).
+ */
+function httpMethod(req: IncomingMessage): string {
+  const override = req.headers["x-http-method-override"];
+  if (req.method === "POST" && typeof override === "string") return override.trim().toUpperCase();
+  return req.method ?? "GET";
+}
+
 async function serve(table: RpcTable, req: IncomingMessage, res: ServerResponse, url: URL, opts: ResponseOptions): Promise<void> {
-  const method = req.method ?? "GET";
+  const method = httpMethod(req);
   const found = findRoute(method, url.pathname);
   if (!found) throw new PubSubError("NOT_FOUND", `Method not found. (${method} ${url.pathname.slice(0, 200)})`);
   if ("allowed" in found) {

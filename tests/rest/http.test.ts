@@ -82,6 +82,9 @@ describe("the resource lifecycle over REST", () => {
 
     const patched = await ok("PATCH", `/v1/${sub}`, { subscription: { ackDeadlineSeconds: 60 }, updateMask: "ackDeadlineSeconds" });
     expect(patched.ackDeadlineSeconds).toBe(60);
+    // Java's HTTP transport sends PATCH as a POST with X-HTTP-Method-Override, which Google honours.
+    const overridden = await call("POST", `/v1/${sub}`, { subscription: { ackDeadlineSeconds: 70 }, updateMask: "ackDeadlineSeconds" }, { ...JSON_TYPE, "x-http-method-override": "PATCH" });
+    expect(overridden.json.ackDeadlineSeconds).toBe(70);
     expect(await ok("POST", `/v1/${sub}:modifyPushConfig`, { pushConfig: {} })).toEqual({});
     expect(await ok("POST", `/v1/${sub}:detach`)).toEqual({});
     expect((await ok("GET", `/v1/${sub}`)).detached).toBe(true);
