@@ -43,18 +43,6 @@ export function rawClients(endpoint: string): RawClients {
   };
 }
 
-/** The outcome of a call as a status: code 0 for success. */
-export async function statusOf(p: Promise<unknown>): Promise<{ code: number; details: string }> {
-  try {
-    await p;
-    return { code: grpc.status.OK, details: "" };
-  } catch (e) {
-    const err = e as grpc.ServiceError;
-    if (typeof err.code !== "number") throw e;
-    return { code: err.code, details: err.details ?? err.message };
-  }
-}
-
 /**
  * Opens a StreamingPull, writes `requests`, and resolves with the status it ends with (or with
  * DEADLINE_EXCEEDED from the client after `ms`, so a stream the server never ends cannot hang).

@@ -6,11 +6,10 @@
 import * as grpc from "@grpc/grpc-js";
 import { messageToJson } from "../../src/rest/proto-json.ts";
 import { ROUTES, findRoute, type Route } from "../../src/rest/routes.ts";
+import { CALL_TIMEOUT_MS } from "./raw-grpc.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
-
-export const CALL_TIMEOUT_MS = 10_000;
 
 /** What a failed REST call rejects with: the gRPC code of `error.status`, and the body. */
 export interface RestError extends Error {
