@@ -98,9 +98,12 @@ function encodeResult(route: Route, result: unknown, opts: ResponseOptions): Obj
  */
 function httpMethod(req: IncomingMessage): string {
   const override = req.headers["x-http-method-override"];
-  if (req.method === "POST" && typeof override === "string") return override.trim().toUpperCase();
+  const named = typeof override === "string" ? override.trim().toUpperCase() : "";
+  if (req.method === "POST" && OVERRIDABLE.has(named)) return named;
   return req.method ?? "GET";
 }
+
+const OVERRIDABLE = new Set(["GET", "PUT", "PATCH", "DELETE"]);
 
 async function serve(table: RpcTable, req: IncomingMessage, res: ServerResponse, url: URL, opts: ResponseOptions): Promise<void> {
   const method = httpMethod(req);

@@ -24,7 +24,7 @@ export const echo = (v: unknown): string => {
 /** INVALID_ARGUMENT with a BadRequest field violation, as the real REST front end answers. */
 export function badField(field: string, description: string): PubSubError {
   return new PubSubError("INVALID_ARGUMENT", description, [
-    { kind: "BadRequest", fieldViolations: [{ field, description }] },
+    { kind: "BadRequest", fieldViolations: [{ field: field.slice(0, 256), description }] },
   ]);
 }
 

@@ -5,7 +5,7 @@
  * parameters (`alt`, `$alt`, `prettyPrint`, `fields`, `key`…) steer the response instead.
  */
 import { WELL_KNOWN } from "./well-known.ts";
-import { badField, messageFromJson, setField, type JsonOptions } from "./proto-json.ts";
+import { badField, echo, messageFromJson, setField, type JsonOptions } from "./proto-json.ts";
 import { messageType, type FieldInfo } from "./types.ts";
 import type { Route } from "./routes.ts";
 
@@ -42,7 +42,7 @@ function resolvePath(typeName: string, req: Obj, path: string, what: string): { 
     const field = messageType(type).byName.get(names[i]);
     const leaf = i === names.length - 1;
     if (!field || (!leaf && (field.kind !== "message" || field.repeated || WELL_KNOWN.has(field.type)))) {
-      throw badField(path, `Invalid JSON payload received. Unknown name ${JSON.stringify(path.slice(0, 64))}: Cannot bind ${what}. Field '${names[i].slice(0, 64)}' could not be found in request message.`);
+      throw badField(path, `Invalid JSON payload received. Unknown name ${echo(path)}: Cannot bind ${what}. Field '${names[i].slice(0, 64)}' could not be found in request message.`);
     }
     if (leaf) return { target, field };
     target = (target[field.name] ??= {});
@@ -65,7 +65,7 @@ export function transcode(route: Route, bound: Map<string, string>, query: URLSe
   }
   for (const [name, values] of groupQuery(query)) {
     if (route.body === "*") {
-      throw badField(name, `Invalid JSON payload received. Unknown name ${JSON.stringify(name.slice(0, 64))}: Cannot bind query parameter. This method takes every field in the request body.`);
+      throw badField(name, `Invalid JSON payload received. Unknown name ${echo(name)}: Cannot bind query parameter. This method takes every field in the request body.`);
     }
     const { target, field } = resolvePath(route.requestType, req, name, "query parameter");
     if (field.kind === "message" && !WELL_KNOWN.has(field.type)) {

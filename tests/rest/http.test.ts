@@ -166,6 +166,18 @@ describe("errors in Google's format", () => {
     expect((await call("PUT", `/v1/${topic}`, "{}", { "content-type": "application/json; charset=utf-8" })).status).toBe(200);
   });
 
+  test("messages stay bounded whatever the client sends", async () => {
+    const long = "x".repeat(8000);
+    const r = await call("GET", `/v1/projects/p/topics?${long}=1`);
+    expectError(r, 400, "INVALID_ARGUMENT", "Cannot bind query parameter");
+    expect(JSON.stringify(r.json).length).toBeLessThan(1200);
+    const k = await call("PUT", `/v1/${topicName()}`, { [long]: 1 });
+    expect(k.json.error.message.length).toBeLessThan(300);
+    const m = await call("POST", `/v1/projects/p/topics/abc`, {}, { ...JSON_TYPE, "x-http-method-override": long });
+    expectError(m, 404, "NOT_FOUND", "POST");
+    expect(m.json.error.message.length).toBeLessThan(300);
+  });
+
   test("a service error keeps its code and details", async () => {
     const [, sub] = await topicWithSub();
     const r = await call("POST", `/v1/${sub}:modifyAckDeadline`, { ackIds: ["x"], ackDeadlineSeconds: 601 });
