@@ -198,7 +198,8 @@ describe("HTTP framing and limits", () => {
   test("pipelined requests on one connection are answered in order", async () => {
     const topic = topicName();
     const conn = await connect(emu.port);
-    conn.write(request("PUT", `/v1/${topic}`, {}) + request("GET", `/v1/${topic}`) + request("GET", "/v1/projects/p/nothing") + health);
+    // The 404 leaves its body unread: it must be skipped, not parsed as the next request.
+    conn.write(request("PUT", `/v1/${topic}`, {}) + request("GET", `/v1/${topic}`) + request("POST", "/v1/projects/p/nothing", { x: "y".repeat(5000) }) + health);
     const [created, got, missing, h] = await conn.responses(4);
     conn.destroy();
     expect([created.status, got.status, missing.status, h.status]).toEqual([200, 200, 404, 200]);
