@@ -1,13 +1,17 @@
-/** Starts and stops one emulator: broker + gRPC and HTTP on one port. Used by main.ts and the tests. */
+/** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
+import type { RequestListener } from "node:http";
 import { Broker } from "./core/broker.ts";
 import { DEFAULTS, type Config } from "./config.ts";
 import { Counters } from "./admin/counters.ts";
 import { withFaults } from "./admin/fault-table.ts";
 import { FaultRegistry } from "./admin/faults.ts";
 import { MessageHistory } from "./admin/history.ts";
+import { browserRefusal } from "./admin/guard.ts";
 import { adminHandler } from "./admin/http.ts";
+import { sendError } from "./admin/router.ts";
 import { createGrpcServer } from "./grpc/server.ts";
 import { createRpcTable } from "./rpc/table.ts";
+import { restHandler } from "./rest/handler.ts";
 import { listen } from "./listener.ts";
 import { HttpPushSender } from "./push/http-sender.ts";
 import { OidcSigner } from "./push/oidc.ts";
@@ -42,8 +46,18 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const table = withFaults(createRpcTable(broker), faults);
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
+  const rest = restHandler(table);
   const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks() });
-  const listener = await listen(c.host, c.port, createGrpcServer(table), admin);
+  // REST/JSON under /v1/, as on pubsub.googleapis.com; health, metrics and the operator API beside it.
+  const hosts = new Set([c.host.toLowerCase()]);
+  const http: RequestListener = (req, res) => {
+    if (!req.url?.startsWith("/v1/")) return admin(req, res);
+    // A browser page on another site must not mutate the emulator through REST either.
+    const refusal = req.method === "GET" || req.method === "HEAD" ? null : browserRefusal(req, hosts);
+    if (refusal) return sendError(res, 403, refusal, "PERMISSION_DENIED");
+    rest(req, res);
+  };
+  const listener = await listen(c.host, c.port, createGrpcServer(table), http);
   const stop = async () => {
     broker.stopPush();
     await listener.close();

@@ -17,6 +17,14 @@ export function crossSiteRefusal(req: IncomingMessage, allowedHosts: ReadonlySet
   if (!req.headers[ADMIN_HEADER]) {
     return "Mutating emulator requests must carry the X-Emulator-Admin header (any value), which a cross-site form cannot send.";
   }
+  return browserRefusal(req, allowedHosts);
+}
+
+/**
+ * The browser half of the guard, alone: the REST API (whose clients send no custom header) refuses
+ * a mutating request a browser marks as cross-site or cross-origin. Real clients send neither header.
+ */
+export function browserRefusal(req: IncomingMessage, allowedHosts: ReadonlySet<string>): string | null {
   const site = req.headers["sec-fetch-site"];
   if (site !== undefined && site !== "same-origin" && site !== "none") return `Cross-site requests are refused (Sec-Fetch-Site: ${String(site).slice(0, 40)}).`;
   const origin = req.headers.origin;

@@ -67,6 +67,21 @@ describe("cross-site protection", () => {
     expect((await emu.admin("POST", "/emulator/v1/clock/advance", { duration: "0s" })).mode).toBe("system");
   });
 
+  test("a cross-site browser POST to the REST API is refused; REST clients without browser headers are served", async () => {
+    const [topic] = await emu.client().createTopic(unique("rest-guard"));
+    const [sub] = await topic.createSubscription(unique("rest-guard-sub"));
+    const detach = (headers: Record<string, string>) =>
+      fetch(url(`/v1/${sub.name}:detach`), { method: "POST", headers, signal: AbortSignal.timeout(5000) });
+    for (const headers of [{ "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }]) {
+      const res = await detach(headers);
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.status).toBe("PERMISSION_DENIED");
+    }
+    expect((await sub.getMetadata())[0].detached).toBe(false);
+    expect((await detach({ "content-type": "application/json" })).status).toBe(200);
+    expect((await sub.getMetadata())[0].detached).toBe(true);
+  });
+
   test("a CORS preflight is refused without any Access-Control header", async () => {
     const res = await fetch(url("/emulator/v1/reset"), { method: "OPTIONS", headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(403);
