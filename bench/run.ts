@@ -27,6 +27,7 @@ export const SCENARIOS: Record<string, string> = {
   ordering: "./scenarios/ordering.ts",
   saturation: "./scenarios/saturation.ts",
   soak: "./scenarios/soak.ts",
+  rest: "./scenarios/rest.ts",
 };
 const ALIASES: Record<string, string> = { herd: "thundering-herd", "fan-out": "fanout" };
 

@@ -9,16 +9,33 @@ export interface Config {
   maxMessagesPerResponse: number;
   fillWaitMs: number;
   pullWaitMs: number;
+  /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
+  pushTimeoutMs: number;
   logLevel: Level;
+  /** Persistence directory (gcloud's --data-dir); accepted, not used yet. */
+  dataDir: string;
+  /** A JSON or YAML file of projects, topics and subscriptions to create at start. */
+  configFile: string;
+  /** `project,topic1,topic2:sub1:sub2` specs (PUBSUB_PROJECT1, PUBSUB_PROJECT2, … or --provision). */
+  provision: string[];
+  /** Where time comes from: the wall clock, or a test clock moved over HTTP (/emulator/v1/clock). */
+  clock: "system" | "manual";
+  /** Messages whose history (deliveries, acks, nacks, expiries) the operator API keeps; 0 = off. */
+  messageHistory: number;
   /** Memory budget in bytes; 0 = a share of the cgroup limit or physical memory (src/memory-limit.ts). */
   maxMemory: number;
   /** Most time a connection may take to send its preface, or an HTTP request its headers. */
   handshakeTimeoutMs: number;
 }
 
-interface Option {
+export interface Option {
   flag: string;
+  /** Other spellings of the flag (gcloud's). */
+  aliases?: string[];
+  /** Env var; a name ending in `<N>` reads NAME1, NAME2, … in numeric order. */
   env: string;
+  /** The default as the table shows it. */
+  default: string;
   help: string;
   apply(c: Config, v: string): void;
 }
@@ -29,11 +46,24 @@ const int = (flag: string, min: number, max: number) => (v: string) => {
   return n;
 };
 
-/** A size in bytes: a plain integer, or with K, M, G (binary: 1K = 1024), optionally KB/KiB. */
+// Our level names and gcloud's --verbosity words.
+const LOG_LEVELS = new Map<string, Level>([
+  ["debug", "debug"],
+  ["info", "info"],
+  ["warn", "warn"],
+  ["warning", "warn"],
+  ["error", "error"],
+  ["critical", "error"],
+  ["silent", "silent"],
+  ["none", "silent"],
+]);
+
+/** A size in bytes: a plain integer, or with K, M, G (binary: 1K = 1024), optionally KB/KiB; 0 = the default. */
 const size = (flag: string, min: number) => (v: string) => {
   const m = /^(\d+(?:\.\d+)?)\s*(?:([KMG])(?:i?B)?)?$/i.exec(v.trim());
   const n = m ? Number(m[1]) * 1024 ** (m[2] ? "KMG".indexOf(m[2].toUpperCase()) + 1 : 0) : NaN;
-  if (!(n >= min)) throw new Error(`${flag} must be a size of at least ${min / 2 ** 20} MB, like 512M or 2G (got "${v}")`);
+  if (n === 0) return 0;
+  if (!(n >= min)) throw new Error(`${flag} must be 0 or a size of at least ${min / 2 ** 20} MB, like 512M or 2G (got "${v}")`);
   return Math.floor(n);
 };
 
@@ -41,7 +71,8 @@ export const OPTIONS: Option[] = [
   {
     flag: "--host-port",
     env: "PUBSUB_HOST_PORT",
-    help: "HOST:PORT to listen on (default localhost:8085; port 0 picks a free one)",
+    default: "localhost:8085",
+    help: "where to listen, gRPC and HTTP on one port; port 0 picks a free one",
     apply(c, v) {
       const i = v.lastIndexOf(":");
       if (i <= 0) throw new Error(`--host-port must be HOST:PORT (got "${v}")`);
@@ -49,45 +80,104 @@ export const OPTIONS: Option[] = [
       c.port = int("--host-port port", 0, 65535)(v.slice(i + 1));
     },
   },
-  { flag: "--project", env: "PUBSUB_PROJECT_ID", help: "project id, for the log (all projects are served)", apply: (c, v) => (c.project = v) },
+  {
+    flag: "--project",
+    env: "PUBSUB_PROJECT_ID",
+    default: "",
+    help: "project id, for the log (every project is served)",
+    apply: (c, v) => (c.project = v),
+  },
   {
     flag: "--max-messages-per-response",
     env: "PUBSUB_MAX_MESSAGES_PER_RESPONSE",
-    help: "most messages in one Pull/StreamingPull response (default 1000)",
+    default: "1000",
+    help: "most messages in one Pull/StreamingPull response",
     apply: (c, v) => (c.maxMessagesPerResponse = int("--max-messages-per-response", 1, 1000)(v)),
   },
   {
     flag: "--fill-wait-ms",
     env: "PUBSUB_FILL_WAIT_MS",
-    help: "how long a stream waits to fill a response after a publish (default 0: send at once)",
+    default: "0",
+    help: "how long a stream waits to fill a response after a publish; 0 sends at once",
     apply: (c, v) => (c.fillWaitMs = int("--fill-wait-ms", 0, 10_000)(v)),
   },
   {
     flag: "--pull-wait-ms",
     env: "PUBSUB_PULL_WAIT_MS",
-    help: "how long a Pull waits for messages before answering empty (default 5000)",
+    default: "5000",
+    help: "how long a unary Pull waits for messages before answering empty",
     apply: (c, v) => (c.pullWaitMs = int("--pull-wait-ms", 0, 600_000)(v)),
+  },
+  {
+    flag: "--push-timeout-ms",
+    env: "PUBSUB_PUSH_TIMEOUT_MS",
+    default: "0",
+    help: "longest a push request may take; 0 = the subscription's ack deadline, as the real service",
+    apply: (c, v) => (c.pushTimeoutMs = int("--push-timeout-ms", 0, 600_000)(v)),
+  },
+  {
+    flag: "--log-level",
+    aliases: ["--verbosity"],
+    env: "PUBSUB_LOG_LEVEL",
+    default: "info",
+    help: "debug, info, warn, error or silent; gcloud's --verbosity words (warning, critical, none) too",
+    apply(c, v) {
+      const level = LOG_LEVELS.get(v.toLowerCase());
+      if (!level) throw new Error(`--log-level must be debug, info, warn, error or silent (got "${v}")`);
+      c.logLevel = level;
+    },
+  },
+  {
+    flag: "--data-dir",
+    env: "PUBSUB_DATA_DIR",
+    default: "",
+    help: "directory for persisted state (accepted for gcloud compatibility; not used yet)",
+    apply: (c, v) => (c.dataDir = v),
+  },
+  {
+    flag: "--config",
+    env: "PUBSUB_CONFIG",
+    default: "",
+    help: "JSON or YAML file of projects, topics and subscriptions to create before serving",
+    apply: (c, v) => (c.configFile = v),
+  },
+  {
+    flag: "--provision",
+    env: "PUBSUB_PROJECT<N>",
+    default: "",
+    help: "project,topic1,topic2:sub1:sub2 to create before serving; repeatable",
+    apply: (c, v) => c.provision.push(v),
+  },
+  {
+    flag: "--clock",
+    env: "PUBSUB_CLOCK",
+    default: "system",
+    help: "system | manual: manual time moves only through POST /emulator/v1/clock/advance",
+    apply(c, v) {
+      if (v !== "system" && v !== "manual") throw new Error(`--clock must be system or manual (got "${v}")`);
+      c.clock = v;
+    },
+  },
+  {
+    flag: "--message-history",
+    env: "PUBSUB_MESSAGE_HISTORY",
+    default: "0",
+    help: "keep the history of the last N messages for GET /emulator/v1/messages/ID; 0 = off",
+    apply: (c, v) => (c.messageHistory = int("--message-history", 0, 1_000_000)(v)),
   },
   {
     flag: "--max-memory",
     env: "PUBSUB_MAX_MEMORY",
-    help: "memory budget, like 512M or 2G: past it Publish answers RESOURCE_EXHAUSTED (default 75% of the container limit, else 50% of RAM)",
+    default: "0",
+    help: "memory budget, like 512M or 2G: past it Publish answers RESOURCE_EXHAUSTED; 0 = 75% of the container's limit, else 50% of RAM",
     apply: (c, v) => (c.maxMemory = size("--max-memory", 16 * 2 ** 20)(v)),
   },
   {
     flag: "--handshake-timeout-ms",
     env: "PUBSUB_HANDSHAKE_TIMEOUT_MS",
-    help: "a connection that has not sent its HTTP/2 preface, or an HTTP request its headers, by then is closed (default 5000)",
+    default: "5000",
+    help: "a connection that has not sent its HTTP/2 preface, or an HTTP request its headers, by then is closed",
     apply: (c, v) => (c.handshakeTimeoutMs = int("--handshake-timeout-ms", 100, 600_000)(v)),
-  },
-  {
-    flag: "--log-level",
-    env: "PUBSUB_LOG_LEVEL",
-    help: "debug | info | warn | error | silent (default info)",
-    apply(c, v) {
-      if (!["debug", "info", "warn", "error", "silent"].includes(v)) throw new Error(`--log-level must be debug, info, warn, error or silent (got "${v}")`);
-      c.logLevel = v as Level;
-    },
   },
 ];
 
@@ -98,32 +188,43 @@ export const DEFAULTS: Config = {
   maxMessagesPerResponse: 1000,
   fillWaitMs: 0,
   pullWaitMs: 5000,
+  pushTimeoutMs: 0,
   logLevel: "info",
+  dataDir: "",
+  configFile: "",
+  provision: [],
+  clock: "system",
+  messageHistory: 0,
   maxMemory: 0,
   handshakeTimeoutMs: 5000,
 };
 
+/** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */
+function envValues(o: Option, env: Record<string, string | undefined>): string[] {
+  if (!o.env.endsWith("<N>")) return env[o.env] ? [env[o.env]!] : [];
+  const prefix = o.env.slice(0, -3);
+  const numbered = Object.keys(env)
+    .map((k) => (k.startsWith(prefix) && /^[1-9][0-9]{0,5}$/.test(k.slice(prefix.length)) ? Number(k.slice(prefix.length)) : 0))
+    .filter((n) => n > 0 && env[prefix + n])
+    .sort((a, b) => a - b);
+  return numbered.map((n) => env[prefix + n]!);
+}
+
+export const findOption = (flag: string): Option | undefined => OPTIONS.find((x) => x.flag === flag || x.aliases?.includes(flag));
+
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */
 export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
-  const c: Config = { ...DEFAULTS };
-  for (const o of OPTIONS) {
-    const v = env[o.env];
-    if (v !== undefined && v !== "") o.apply(c, v);
-  }
+  const c: Config = { ...DEFAULTS, provision: [] };
+  for (const o of OPTIONS) for (const v of envValues(o, env)) o.apply(c, v);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const o = OPTIONS.find((x) => x.flag === flag);
+    const o = findOption(flag);
     if (!o) throw new Error(`unknown flag ${flag} (try --help)`);
     const v = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (v === undefined) throw new Error(`${flag} needs a value`);
     o.apply(c, v);
   }
   return c;
-}
-
-export function usage(): string {
-  const rows = OPTIONS.map((o) => `  ${o.flag.padEnd(30)} ${o.help}\n  ${"".padEnd(30)} env ${o.env}`);
-  return `Usage: bun src/main.ts [flags]\n\n${rows.join("\n")}\n`;
 }

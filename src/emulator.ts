@@ -1,13 +1,23 @@
-/** Starts and stops one emulator: broker + gRPC and HTTP on one port. Used by main.ts and the tests. */
+/** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
+import type { RequestListener } from "node:http";
 import { Broker } from "./core/broker.ts";
-import type { Clock } from "./core/clock.ts";
 import { DEFAULTS, type Config } from "./config.ts";
+import { Counters } from "./admin/counters.ts";
+import { withFaults } from "./admin/fault-table.ts";
+import { FaultRegistry } from "./admin/faults.ts";
+import { MessageHistory } from "./admin/history.ts";
+import { browserRefusal } from "./admin/guard.ts";
 import { adminHandler } from "./admin/http.ts";
+import { sendError } from "./admin/router.ts";
 import { createGrpcServer } from "./grpc/server.ts";
+import { createRpcTable } from "./rpc/table.ts";
+import { restHandler } from "./rest/handler.ts";
 import { listen } from "./listener.ts";
+import { HttpPushSender } from "./push/http-sender.ts";
+import { OidcSigner } from "./push/oidc.ts";
+import { SwitchableClock } from "./switchable-clock.ts";
 import { MemoryBudget } from "./core/memory-budget.ts";
 import { collectGarbage, defaultMaxMemory, processRss } from "./memory-limit.ts";
-import { systemClock } from "./system-clock.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -16,23 +26,52 @@ export interface Emulator {
   readonly port: number;
   readonly host: string;
   readonly broker: Broker;
+  readonly clock: SwitchableClock;
   stop(): Promise<void>;
 }
 
-export async function startEmulator(config: Partial<Config> = {}, clock: Clock = systemClock): Promise<Emulator> {
+/** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
+export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
-  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), clock, rss: processRss, reclaim: collectGarbage });
+  const clock = new SwitchableClock(c.clock);
+  const signer = new OidcSigner(() => clock.now());
+  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage });
   const broker = new Broker({
     clock,
     maxMessagesPerResponse: c.maxMessagesPerResponse,
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
+    push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
     memory,
   });
-  const listener = await listen(c.host, c.port, createGrpcServer(broker), adminHandler(broker), {
+  prepare?.(broker);
+  // Metrics count from the start, so /metrics counters cover every message.
+  const counters = new Counters();
+  broker.observe(counters);
+  // Wrapped once, so every transport registered over the table meets the injected faults.
+  const faults = new FaultRegistry();
+  const table = withFaults(createRpcTable(broker), faults);
+  const history = new MessageHistory(broker);
+  history.configure(c.messageHistory);
+  const rest = restHandler(table);
+  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe() });
+  // REST/JSON under /v1/, as on pubsub.googleapis.com; health, metrics and the operator API beside it.
+  const hosts = new Set([c.host.toLowerCase()]);
+  const http: RequestListener = (req, res) => {
+    if (!req.url?.startsWith("/v1/")) return admin(req, res);
+    // A browser page on another site must not mutate the emulator through REST either.
+    const refusal = req.method === "GET" || req.method === "HEAD" ? null : browserRefusal(req, hosts);
+    if (refusal) return sendError(res, 403, refusal, "PERMISSION_DENIED");
+    rest(req, res);
+  };
+  const listener = await listen(c.host, c.port, createGrpcServer(table), http, {
     handshakeTimeoutMs: c.handshakeTimeoutMs,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     onClosing: () => broker.shutdown(),
   });
-  return { port: listener.port, host: c.host, broker, stop: () => listener.close() };
+  const stop = async () => {
+    broker.stopPush();
+    await listener.close();
+  };
+  return { port: listener.port, host: c.host, broker, clock, stop };
 }

@@ -1,43 +1,71 @@
-/** Composition root: config → emulator → signal handling. */
-import { loadConfig, usage } from "./config.ts";
+/** Composition root: command line → config → provisioning → emulator → signal handling. */
+import { parseCommand, type Command } from "./cli/command.ts";
+import { loadConfig, type Config } from "./config.ts";
 import { log, setLogLevel } from "./log.ts";
 
-const argv = process.argv.slice(2);
-if (argv.includes("--help") || argv.includes("-h")) {
-  process.stdout.write(usage());
-  process.exit(0);
-}
-
-let config;
+let command: Command;
+let config: Config;
 try {
-  config = loadConfig(argv, process.env);
+  command = parseCommand(process.argv.slice(2));
+  if (command.verb === "help" || command.verb === "version") {
+    const { usage, version } = await import("./cli/help.ts");
+    process.stdout.write(command.verb === "help" ? usage() : version());
+    process.exit(0);
+  }
+  config = loadConfig(command.args, process.env);
 } catch (e) {
   process.stderr.write(`pubsub-emulator: ${(e as Error).message}\n`);
   process.exit(2);
 }
 setLogLevel(config.logLevel);
+for (const w of command.warnings) log.warn(w);
 
-// Imported after --help and config checks so they answer without loading gRPC and the protos.
-const { startEmulator } = await import("./emulator.ts");
-const emulator = await startEmulator(config).catch((e: Error) => {
-  log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
-  process.exit(1);
-});
-// The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it.
-console.log(`[pubsub] INFO: Server started, listening on ${emulator.port}`);
-if (config.project) log.info(`project ${config.project} (every project is served)`);
+if (command.verb === "env-init") {
+  const { envInit } = await import("./cli/address.ts");
+  process.stdout.write(envInit(config));
+  process.exit(0);
+}
+if (command.verb === "healthcheck") {
+  const { healthcheck } = await import("./cli/healthcheck.ts");
+  const result = await healthcheck(config);
+  if (!result.ok) process.stderr.write(`unhealthy: ${result.detail}\n`);
+  process.exit(result.ok ? 0 : 1);
+}
 
-// One bad request or connection must not take down every client's emulator: log and go on.
-process.on("uncaughtException", (e) => log.error("uncaught exception", e));
-process.on("unhandledRejection", (e) => log.error("unhandled rejection", e));
+if (config.dataDir) log.warn(`--data-dir ${config.dataDir}: accepted, but nothing is persisted yet (state is in memory)`);
 
+// Installed before the start (Bun arms signal handlers asynchronously): a SIGTERM right after
+// the started line, as Testcontainers or a quick `docker stop` sends, still shuts down cleanly.
+let emulator: { stop(): Promise<void> } | undefined;
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     if (stopping) process.exit(1);
     stopping = true;
     log.info(`${signal}: shutting down`);
-    await emulator.stop();
+    await emulator?.stop();
     process.exit(0);
   });
 }
+
+// Imported after the commands above so they answer without loading gRPC and the protos.
+const { startEmulator } = await import("./emulator.ts");
+const provisioning = config.configFile || config.provision.length ? await import("./provision/provision.ts") : undefined;
+const started = await startEmulator(config, (broker) => {
+  if (!provisioning) return;
+  const { created, existing } = provisioning.provision(broker, provisioning.loadPlan(config));
+  log.info(`provisioned ${created.length} topics and subscriptions${existing.length ? ` (${existing.length} existed already)` : ""}`);
+}).catch((e: Error) => {
+  if (e.name === "ProvisionError") log.error(`cannot provision: ${e.message}`);
+  else log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
+  process.exit(e.name === "ProvisionError" ? 2 : 1);
+});
+emulator = started;
+// The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it.
+console.log(`[pubsub] INFO: Server started, listening on ${started.port}`);
+if (config.project) log.info(`project ${config.project} (every project is served)`);
+
+// One bad request or connection must not take down every client's emulator: log and go on.
+process.on("uncaughtException", (e) => log.error("uncaught exception", e));
+process.on("unhandledRejection", (e) => log.error("unhandled rejection", e));
+

@@ -1,6 +1,6 @@
 // The server under test: a local child process (ours or the reference), or a remote
 // --target. Resource readings come from /proc for a local child and from the emulator's
-// `GET /metrics` endpoint for a target (memory reported as unknown if it has none).
+// `GET /metrics` endpoint (as JSON) for a target (memory reported as unknown if it has none).
 import { readFileSync, readdirSync, createWriteStream } from "node:fs";
 import { join } from "node:path";
 
@@ -30,7 +30,8 @@ export interface ServerHandle {
 
 async function fetchMetrics(target: string): Promise<any | null> {
   try {
-    const r = await fetch(`http://${target}/metrics`, { signal: AbortSignal.timeout(1000) });
+    // /metrics answers Prometheus text by default; asking for JSON works on old and new builds.
+    const r = await fetch(`http://${target}/metrics`, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(1000) });
     if (!r.ok) return null;
     const j = await r.json();
     return j && typeof j === "object" && "rssBytes" in j ? j : null;

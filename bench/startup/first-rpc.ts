@@ -5,6 +5,7 @@
  *   bun bench/startup/first-rpc.ts            # one CreateTopic over raw @grpc/grpc-js
  *   bun bench/startup/first-rpc.ts --http     # one GET /health on the same port instead
  *   bun bench/startup/first-rpc.ts --verbose  # also print the split: listening / first RPC (ms)
+ *   bun bench/startup/first-rpc.ts --binary dist/pubsub-emulator   # the compiled binary instead
  *
  * The CreateTopic request is encoded by hand (field 1, name) and the reply is checked by its
  * first byte, so the client loads no protos; grpc-js is imported while the server starts.
@@ -15,10 +16,13 @@ import { resolve } from "node:path";
 const ROOT = resolve(import.meta.dir, "../..");
 const http = process.argv.includes("--http");
 const verbose = process.argv.includes("--verbose");
+const binaryAt = process.argv.indexOf("--binary");
+const binary = binaryAt > 0 ? resolve(process.argv[binaryAt + 1] ?? "") : undefined;
 const TIMEOUT_MS = 15_000;
 
 const t0 = Bun.nanoseconds();
-const server = Bun.spawn([process.execPath, "src/main.ts", "--host-port", "127.0.0.1:0", "--log-level", "warn"], {
+const entry = binary ? [binary] : [process.execPath, "src/main.ts"];
+const server = Bun.spawn([...entry, "--host-port", "127.0.0.1:0", "--log-level", "warn"], {
   cwd: ROOT,
   stdout: "pipe",
   stderr: "inherit",

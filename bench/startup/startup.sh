@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Whole-command timings with hyperfine: start-up to the first successful RPC (gRPC CreateTopic,
-# and HTTP GET /health), `bun src/main.ts --help`, and bare `bun -e 0` as the runtime floor.
+# and HTTP GET /health), `bun src/main.ts --help`, and bare `bun -e 0` as the runtime floor; the
+# same for the compiled binary (dist/pubsub-emulator, built with `bun run build` when missing).
 #
 #   bench/startup/startup.sh                 # 2 repeats × 30 runs, 3 warm-ups each
 #   RUNS=50 REPEAT=3 bench/startup/startup.sh
@@ -37,11 +38,15 @@ COMMANDS=(
   "main.ts --help|$BUN src/main.ts --help"
   "start → first CreateTopic (gRPC)|$BUN bench/startup/first-rpc.ts"
   "start → first GET /health|$BUN bench/startup/first-rpc.ts --http"
+  "binary --help|dist/pubsub-emulator --help"
+  "binary: start → first CreateTopic (gRPC)|$BUN bench/startup/first-rpc.ts --binary dist/pubsub-emulator"
 )
+[[ -x dist/pubsub-emulator ]] || "$BUN" run build >/dev/null
 
 # The first-RPC script must work before it is timed: a failing command would time an error.
 "$BUN" bench/startup/first-rpc.ts --verbose
 "$BUN" bench/startup/first-rpc.ts --http --verbose
+"$BUN" bench/startup/first-rpc.ts --binary dist/pubsub-emulator --verbose
 
 FILES=()
 if [[ -z "${FALLBACK:-}" ]] && command -v hyperfine >/dev/null 2>&1; then

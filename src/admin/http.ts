@@ -1,46 +1,63 @@
 /**
- * HTTP/1.1 on the gRPC port: health, metrics and reset for containers, scripts and the bench.
- * GET / answers 200 as the gcloud emulator does, so existing health checks keep working.
+ * HTTP/1.1 on the gRPC port: the gcloud emulator's `GET /` health answer, health, metrics, and
+ * the operator API under /emulator/v1/ (reset, clock, faults, inspection) with the dashboard at
+ * /ui/. Each family registers its routes from its own file.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Broker } from "../core/broker.ts";
-import { internalErrorCount } from "../internal-errors.ts";
+import type { SwitchableClock } from "../switchable-clock.ts";
+import { actionRoutes } from "./actions.ts";
+import { clockRoutes } from "./clock.ts";
+import { dashboardRoutes } from "./dashboard.ts";
+import type { Counters } from "./counters.ts";
+import { faultRoutes } from "./fault-routes.ts";
+import type { FaultRegistry } from "./faults.ts";
+import type { MessageHistory } from "./history.ts";
+import { inspectRoutes } from "./inspect.ts";
+import type { RpcTable } from "../rpc/table.ts";
+import { metricsRoutes, type MemoryBudgetProbe } from "./metrics.ts";
+import { Router, sendError } from "./router.ts";
+import { JWKS_PATH } from "../push/oidc.ts";
 
-const started = Date.now();
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+export interface AdminDeps {
+  broker: Broker;
+  clock: SwitchableClock;
+  counters: Counters;
+  faults: FaultRegistry;
+  /** The table the transports serve (fault-wrapped): the dashboard's actions go through it too. */
+  table: RpcTable;
+  history: MessageHistory;
+  /** Hook for the memory budget (--max-memory), reported by /metrics when set. */
+  memoryBudget?: MemoryBudgetProbe;
+  /** The host the emulator listens on: browsers may address it by this name too. */
+  host: string;
+  /** The push OIDC signing keys, served where Google serves its own. */
+  jwks?: () => Promise<unknown>;
 }
 
-export function metrics(broker: Broker) {
-  const mem = process.memoryUsage();
-  const cpu = process.cpuUsage();
-  return {
-    rssBytes: mem.rss,
-    heapUsedBytes: mem.heapUsed,
-    heapTotalBytes: mem.heapTotal,
-    cpuUserMicros: cpu.user,
-    cpuSystemMicros: cpu.system,
-    uptimeSeconds: (Date.now() - started) / 1000,
-    bunVersion: process.versions.bun ?? null,
-    ...broker.stats(),
-    ...broker.memory.stats(),
-    internalErrors: internalErrorCount(),
+export function adminHandler(deps: AdminDeps) {
+  const { broker } = deps;
+  const router = new Router(new Set([deps.host.toLowerCase()]));
+  router.add("GET", "/", (ctx) => void ctx.res.end("Ok\n"));
+  router.add("GET", "/health", () => ({ status: "ok" }));
+  if (deps.jwks) router.add("GET", JWKS_PATH, deps.jwks);
+  // A full reset clears faults too, so a test suite's "reset" starts from a clean emulator.
+  const reset = (project?: string) => {
+    const dropped = broker.reset(project);
+    const faults = project === undefined ? deps.faults.clear() : 0;
+    return { reset: true, ...dropped, faults };
   };
-}
-
-export function adminHandler(broker: Broker) {
+  router.add("POST", "/reset", () => reset());
+  router.add("POST", "/emulator/v1/reset", () => reset());
+  router.add("POST", "/emulator/v1/projects/:project/reset", (ctx) => reset(`projects/${ctx.params.project}`));
+  clockRoutes(router, deps.clock);
+  metricsRoutes(router, deps);
+  faultRoutes(router, deps.faults, deps.table);
+  inspectRoutes(router, deps);
+  actionRoutes(router, deps.table);
+  dashboardRoutes(router, deps);
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "GET" && path === "/") return void res.end("Ok\n");
-    if (req.method === "GET" && path === "/health") return json(res, 200, { status: "ok" });
-    if (req.method === "GET" && path === "/metrics") return json(res, 200, metrics(broker));
-    if (req.method === "POST" && path === "/reset") {
-      broker.reset();
-      return json(res, 200, { reset: true });
-    }
-    json(res, 404, { error: { code: 404, message: `No route for ${req.method} ${path}`, status: "NOT_FOUND" } });
+    if (router.handle(req, res)) return;
+    sendError(res, 404, `No route for ${req.method} ${(req.url ?? "/").split("?")[0].slice(0, 200)}.`);
   };
 }

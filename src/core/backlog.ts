@@ -138,6 +138,21 @@ export class Backlog {
     if (kq.leased.length === 0 && kq.pending.length) this.markReady(kq);
   }
 
+  /** Waiting entries for inspection, next-to-deliver first (keyed ones after the unkeyed). */
+  *entries(): Iterable<Entry> {
+    yield* this.redeliver;
+    yield* this.fresh;
+    for (const kq of this.keys.values()) yield* kq.pending;
+  }
+
+  /** The longest-waiting entry (by seq) without a full scan: fresh is FIFO, each key's pending too. */
+  oldest(): Entry | undefined {
+    let best = this.fresh.peek();
+    for (const e of this.redeliver) if (!best || e.seq < best.seq) best = e;
+    for (const kq of this.keys.values()) if (kq.pending[0] && (!best || kq.pending[0].seq < best.seq)) best = kq.pending[0];
+    return best;
+  }
+
   clear(): void {
     this.fresh.clear();
     this.redeliver.clear();

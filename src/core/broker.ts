@@ -4,16 +4,22 @@
  */
 import type { Clock } from "./clock.ts";
 import { Consumer, type ConsumerOptions } from "./consumer.ts";
-import { PubSubError, alreadyExists, failedPrecondition, notFound } from "./errors.ts";
+import { PubSubError, alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
+import { ObserverSet, type BrokerObserver } from "./events.ts";
 import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
+import { IamPolicies } from "./iam.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
 import { MemoryBudget } from "./memory-budget.ts";
 import type { Delivery, MessageInput, StoredMessage } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { paginate, type Page } from "./paging.ts";
+import { normalizePushConfig, pullOnPush, pushEndpointOf } from "./push/push-config.ts";
+import { PushDeliveries, pushDeps, type PushOptions, type PushSender } from "./push/push-delivery.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
+import { SchemaRegistry } from "./schemas/registry.ts";
+import { DELETED_SCHEMA, TopicSchemas } from "./schemas/topic-schema.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 
@@ -27,6 +33,8 @@ export interface BrokerOptions {
   pullWaitMs?: number;
   /** Held messages are accounted here, and Publish refused past it (default: no budget). */
   memory?: MemoryBudget;
+  /** How push subscriptions send; without it they hold their messages (core tests). */
+  push?: { sender: PushSender; options?: Partial<PushOptions> };
 }
 
 export interface PullHandle {
@@ -45,13 +53,36 @@ export class Broker {
   private subs = new Map<string, Subscription>();
   /** Set by shutdown(): what every new stream or Pull is answered. */
   private closing: PubSubError | null = null;
+  private topicSchemas: TopicSchemas;
+  private push: PushDeliveries;
+  readonly schemas: SchemaRegistry;
+  readonly iam: IamPolicies;
+  private observers = new ObserverSet();
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
-    this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, clock: o.clock });
+    this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
+    this.schemas = new SchemaRegistry(o.clock);
+    this.schemas.onDelete = (name) => this.schemaDeleted(name);
+    this.topicSchemas = new TopicSchemas(this.schemas);
+    this.iam = new IamPolicies((resource) => this.requireResource(resource));
+    this.push = new PushDeliveries(pushDeps(o.clock, o.push, this));
+  }
+
+  /** Attaches an observer of broker events; the returned function detaches it. */
+  observe(o: BrokerObserver): () => void {
+    return this.observers.attach(o, () => {
+      const current = this.observers.current;
+      for (const t of this.topics.values()) t.observer = current;
+      for (const s of this.subs.values()) s.observer = current;
+    });
+  }
+
+  private get events(): BrokerObserver | null {
+    return this.observers.current;
   }
 
   // ---- topics ----
@@ -59,8 +90,13 @@ export class Broker {
   createTopic(input: TopicResource): TopicResource {
     parseName(input.name, "topics");
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
-    const topic = new Topic(normalizeTopic(input));
+    const config = normalizeTopic(input);
+    const schema = this.topicSchemas.resolve(config);
+    const topic = new Topic(config);
+    topic.observer = this.events;
     this.topics.set(topic.name, topic);
+    this.topicSchemas.set(topic.name, schema);
+    this.events?.resourceChanged("topic", "created", topic.name);
     return topic.config;
   }
 
@@ -70,7 +106,11 @@ export class Broker {
 
   updateTopic(input: TopicResource, paths: readonly string[]): TopicResource {
     const topic = this.topic(input.name);
-    topic.config = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
+    const next = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
+    const schema = this.topicSchemas.resolve(next);
+    topic.config = next;
+    this.topicSchemas.set(topic.name, schema);
+    this.events?.resourceChanged("topic", "updated", topic.name);
     return topic.config;
   }
 
@@ -87,9 +127,12 @@ export class Broker {
 
   deleteTopic(name: string): void {
     const topic = this.topic(name);
-    for (const s of topic.subscriptions) s.config = { ...s.config, topic: DELETED_TOPIC };
+    for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC });
     topic.subscriptions.clear();
     this.topics.delete(name);
+    this.topicSchemas.set(name, undefined);
+    this.iam.drop(name);
+    this.events?.resourceChanged("topic", "deleted", name);
   }
 
   /** Validates and stores the messages once, fans them out, and returns their ids. */
@@ -99,7 +142,7 @@ export class Broker {
     let bytes = 0;
     for (const s of sizes) bytes += s;
     this.memory.admit(sizes.length, bytes);
-    return topic.publish(messages, sizes, this.clock.now());
+    return topic.publish(this.topicSchemas.apply(topicName, messages), sizes, this.clock.now());
   }
 
   // ---- subscriptions ----
@@ -110,14 +153,18 @@ export class Broker {
     if (this.subs.has(input.name)) throw alreadyExists(input.name);
     const topic = this.topic(input.topic);
     const config = normalizeSubscription(input);
+    config.pushConfig = normalizePushConfig(config.pushConfig);
     const matches = compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
     if (topic.config.messageRetentionDuration) config.topicMessageRetentionDuration = topic.config.messageRetentionDuration;
     const hooks = { deadLetter: (s: Subscription, m: StoredMessage) => this.deadLetter(s, m), budget: this.memory };
     const sub = new Subscription(config, this.clock, hooks, this.fillWaitMs);
     sub.matches = matches;
+    sub.observer = this.events;
     this.subs.set(sub.name, sub);
     topic.subscriptions.add(sub);
+    this.push.sync(sub);
+    this.events?.resourceChanged("subscription", "created", sub.name);
     return sub.config;
   }
 
@@ -129,8 +176,15 @@ export class Broker {
     const sub = this.subscription(input.name);
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
-    sub.config = next;
+    next.pushConfig = normalizePushConfig(next.pushConfig, sub.config.pushConfig);
+    this.setConfig(sub, next);
+    this.push.sync(sub);
     return next;
+  }
+
+  /** ModifyPushConfig is an update of push_config alone (an empty one makes it a pull subscription). */
+  modifyPushConfig(name: string, pushConfig: Record<string, unknown> | undefined): void {
+    this.updateSubscription({ ...this.subscription(name).config, pushConfig }, ["push_config"]);
   }
 
   listSubscriptions(project: string, pageSize?: number, pageToken?: string): Page<SubscriptionResource> {
@@ -143,13 +197,17 @@ export class Broker {
     const sub = this.subscription(name);
     this.subs.delete(name);
     this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
+    this.push.detach(sub);
+    this.iam.drop(name);
     sub.close(notFound(name));
+    this.events?.resourceChanged("subscription", "deleted", name);
   }
 
   detachSubscription(name: string): void {
     const sub = this.subscription(name);
     this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
-    sub.config = { ...sub.config, detached: true };
+    this.setConfig(sub, { ...sub.config, detached: true });
+    this.push.detach(sub);
     sub.close(failedPrecondition(`Subscription ${name} is detached.`));
   }
 
@@ -159,11 +217,41 @@ export class Broker {
     for (const sub of this.subs.values()) sub.close(this.closing);
   }
 
-  /** Drops every topic and subscription (the admin API's reset). */
-  reset(): void {
-    for (const sub of this.subs.values()) sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
-    this.subs.clear();
-    this.topics.clear();
+  /** Stops push delivery (the server is stopping): no new requests, no backoff timers left. */
+  stopPush(): void {
+    this.push.clear();
+  }
+
+  /** Drops every resource, or those of one project (the admin API's reset). */
+  reset(project?: string): { topics: number; subscriptions: number } {
+    const prefix = project === undefined ? "" : `projects/${parseProject(project)}/`;
+    const dropped = { topics: 0, subscriptions: 0 };
+    for (const [name, sub] of this.subs) {
+      if (!name.startsWith(prefix)) continue;
+      this.subs.delete(name);
+      this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
+      this.push.detach(sub);
+      sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
+      this.events?.resourceChanged("subscription", "deleted", name);
+      dropped.subscriptions++;
+    }
+    for (const [name, topic] of this.topics) {
+      if (!name.startsWith(prefix)) continue;
+      // A subscription of another project keeps working as if its topic were deleted.
+      for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC });
+      this.topics.delete(name);
+      this.topicSchemas.set(name, undefined);
+      this.events?.resourceChanged("topic", "deleted", name);
+      dropped.topics++;
+    }
+    this.schemas.clear(prefix);
+    this.iam.clear(prefix);
+    return dropped;
+  }
+
+  /** Every topic and subscription object, for the operator surface (inspection, metrics). */
+  resources(): { topics: Iterable<Topic>; subscriptions: Iterable<Subscription> } {
+    return { topics: this.topics.values(), subscriptions: this.subs.values() };
   }
 
   /** Counts for the metrics endpoint. */
@@ -185,7 +273,7 @@ export class Broker {
    */
   pull(subName: string, maxMessages: number, returnImmediately = false): PullHandle {
     if (this.closing) throw this.closing;
-    const sub = this.subscription(subName);
+    const sub = this.pullable(subName);
     if (!Number.isInteger(maxMessages) || maxMessages <= 0) {
       throw new PubSubError("INVALID_ARGUMENT", `Invalid max_messages: ${maxMessages}. It must be a positive integer.`);
     }
@@ -237,7 +325,7 @@ export class Broker {
   /** A streaming consumer for a subscription; the caller adds it, and removes it when the stream ends. */
   streamConsumer(subName: string, o: Omit<ConsumerOptions, "maxBatch">): { sub: Subscription; consumer: Consumer } {
     if (this.closing) throw this.closing;
-    const sub = this.subscription(subName);
+    const sub = this.pullable(subName);
     return { sub, consumer: new Consumer({ ...o, maxBatch: this.maxMessagesPerResponse }) };
   }
 
@@ -250,6 +338,37 @@ export class Broker {
     throw notFound(name);
   }
 
+  /**
+   * Throws NOT_FOUND unless `resource` names an existing topic, subscription, snapshot or schema:
+   * the IAM methods' lookup (snapshots join with one line when they exist).
+   */
+  requireResource(resource: string): void {
+    const kind = (resource ?? "").split("/")[2];
+    if (kind === "topics") this.topic(resource);
+    else if (kind === "subscriptions") this.subscription(resource);
+    else if (kind === "schemas") this.schemas.get(resource, "resource");
+    else if (kind === "snapshots") {
+      parseName(resource, "snapshots", "resource");
+      throw notFound(resource);
+    } else throw invalid(`Invalid resource (resource=${String(resource).slice(0, 200)}): expected a topic, subscription, snapshot or schema name.`);
+  }
+
+  /** Pull and StreamingPull are refused on a push subscription, as by the real service. */
+  private pullable(name: string): Subscription {
+    const sub = this.subscription(name);
+    if (pushEndpointOf(sub.config)) throw pullOnPush();
+    return sub;
+  }
+
+  /** Topics of a deleted schema report `_deleted-schema_`, and publishing to them fails. */
+  private schemaDeleted(name: string): void {
+    this.iam.drop(name);
+    for (const topicName of this.topicSchemas.schemaDeleted(name)) {
+      const topic = this.topics.get(topicName);
+      if (topic) topic.config = { ...topic.config, schemaSettings: { ...(topic.config.schemaSettings as object), schema: DELETED_SCHEMA } };
+    }
+  }
+
   private topic(name: string): Topic {
     const topic = this.topics.get(name);
     if (topic) return topic;
@@ -257,10 +376,17 @@ export class Broker {
     throw notFound(name);
   }
 
+  /** The one place a subscription's config changes after creation, so observers hear of each. */
+  private setConfig(sub: Subscription, config: SubscriptionResource): void {
+    sub.config = config;
+    this.events?.resourceChanged("subscription", "updated", sub.name);
+  }
+
   /** Dead-lettering republishes to the policy's topic; false (keep redelivering) if it is gone. */
   private deadLetter(sub: Subscription, msg: StoredMessage): boolean {
     const dlq = sub.config.deadLetterPolicy && this.topics.get(sub.config.deadLetterPolicy.deadLetterTopic);
     if (!dlq) return false;
+    this.events?.deadLettered(sub.name, msg, dlq.name);
     dlq.publish([msg], [msg.size], this.clock.now());
     return true;
   }

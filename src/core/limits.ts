@@ -116,10 +116,15 @@ function checkMessage(m: MessageInput, index: number): number {
  */
 const unicode = (s: string, bytes: number) => bytes === s.length || s.isWellFormed();
 
+/** INVALID_ARGUMENT carrying a google.rpc.BadRequest that names the field, for clients that read details. */
+const invalidField = (field: string, message: string) =>
+  new PubSubError("INVALID_ARGUMENT", message, [{ kind: "BadRequest", fieldViolations: [{ field, description: message }] }]);
+
 /** Ack deadlines of ModifyAckDeadline: 0 (nack) to 600 seconds. */
 export function checkModifyDeadline(seconds: number, field = "ack_deadline_seconds"): void {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > LIMITS.ackDeadlineMaxSeconds) {
-    throw invalid(
+    throw invalidField(
+      field,
       `Invalid ${field} given: ${seconds}. The minimum allowed value is 0 and the maximum is ${LIMITS.ackDeadlineMaxSeconds} seconds.`,
     );
   }
@@ -128,7 +133,8 @@ export function checkModifyDeadline(seconds: number, field = "ack_deadline_secon
 /** Ack deadlines of a subscription or a stream: 10 to 600 seconds. */
 export function checkAckDeadline(seconds: number, field: string): void {
   if (!Number.isInteger(seconds) || seconds < LIMITS.ackDeadlineMinSeconds || seconds > LIMITS.ackDeadlineMaxSeconds) {
-    throw invalid(
+    throw invalidField(
+      field,
       `Invalid ${field} given: ${seconds}. The minimum allowed value is ${LIMITS.ackDeadlineMinSeconds} and the maximum is ${LIMITS.ackDeadlineMaxSeconds} seconds.`,
     );
   }

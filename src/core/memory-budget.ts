@@ -5,7 +5,6 @@
  * they are how memory is given back. A second guard samples the process's resident memory
  * (never per message) for what the accounting cannot see.
  */
-import type { Clock } from "./clock.ts";
 import { PubSubError } from "./errors.ts";
 
 /** Bookkeeping a stored message costs beyond its bytes (object, id, buffer), measured ≈ 330 B (bench/held-memory.ts). */
@@ -22,7 +21,11 @@ const RECLAIM_MS = 5000;
 export interface MemoryBudgetOptions {
   /** The memory the process should stay within, in bytes (Infinity: no budget). */
   maxBytes: number;
-  clock: Clock;
+  /**
+   * Real milliseconds, for how often resident memory is sampled: the process's memory moves in
+   * real time, whatever the emulated clock does (the server passes a monotonic wall clock).
+   */
+  now: () => number;
   /** The process's resident memory in bytes; the adapter provides it (the core reads no process). */
   rss?: () => number;
   /** Asks the runtime to collect garbage now, so memory freed by acks shows in the next sample. */
@@ -75,20 +78,16 @@ export class MemoryBudget {
     if (rss > this.maxBytes) this.refuse(`the emulator process uses ${mb(rss)}, over its ${mb(this.maxBytes)} memory budget`);
   }
 
-  /** For the metrics endpoint. */
-  stats() {
-    return {
-      memoryBudgetBytes: Number.isFinite(this.maxBytes) ? this.maxBytes : null,
-      heldMessageBytesLimit: Number.isFinite(this.heldLimit) ? this.heldLimit : null,
-      heldMessageBytes: this.held,
-      publishesRefused: this.refused,
-    };
+  /** For the metrics endpoint; null without a budget. */
+  probe(): { limitBytes: number; usedBytes: number; heldLimitBytes: number; publishesRefused: number } | null {
+    if (!Number.isFinite(this.maxBytes)) return null;
+    return { limitBytes: this.maxBytes, usedBytes: this.held, heldLimitBytes: this.heldLimit, publishesRefused: this.refused };
   }
 
   private sampleRss(): number {
-    const { rss, reclaim, clock } = this.o;
+    const { rss, reclaim } = this.o;
     if (!rss || !Number.isFinite(this.maxBytes)) return 0;
-    const now = clock.now();
+    const now = this.o.now();
     if (now - this.lastSample < SAMPLE_MS) return this.rssBytes;
     this.lastSample = now;
     this.rssBytes = rss();

@@ -149,7 +149,12 @@ export function normalizeSubscription(s: SubscriptionResource): SubscriptionReso
         throw invalid(`Invalid retry_policy.${field}: ${v / SECOND}s. It must be between 0s and 600s.`);
       }
     }
-    if ((r.minimumBackoff ?? 10 * SECOND) > (r.maximumBackoff ?? 600 * SECOND)) {
+    // Unset bounds take the real service's defaults, which Get then reports.
+    out.retryPolicy = {
+      minimumBackoff: r.minimumBackoff ?? SUBSCRIPTION_DEFAULTS.minimumBackoff,
+      maximumBackoff: r.maximumBackoff ?? SUBSCRIPTION_DEFAULTS.maximumBackoff,
+    };
+    if (out.retryPolicy.minimumBackoff! > out.retryPolicy.maximumBackoff!) {
       throw invalid("Invalid retry_policy: minimum_backoff must not be greater than maximum_backoff.");
     }
   }

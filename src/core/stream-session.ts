@@ -8,7 +8,9 @@ import type { Broker } from "./broker.ts";
 import type { Consumer } from "./consumer.ts";
 import { PubSubError, invalid } from "./errors.ts";
 import { checkAckDeadline, checkModifyDeadline } from "./limits.ts";
+import { deliveryBatch, type DeliveryBatch } from "./delivery-batch.ts";
 import type { Delivery } from "./message.ts";
+import { pullOnPush, pushEndpointOf } from "./push/push-config.ts";
 import type { Subscription } from "./subscription.ts";
 
 export interface StreamRequest {
@@ -25,7 +27,7 @@ export interface StreamRequest {
 
 export interface StreamSink {
   /** Writes a response (empty `deliveries` = a keepalive reply); false when backpressured. */
-  send(deliveries: Delivery[]): boolean;
+  send(batch: DeliveryBatch): boolean;
   /** Ends the call with an error status. */
   fail(error: PubSubError): void;
 }
@@ -74,7 +76,7 @@ export class StreamSession {
       this.rejectInitialOnly(req);
       checkCounts(req);
       const acted = this.apply(req);
-      if (!acted && !req.streamAckDeadlineSeconds) this.sink.send([]);
+      if (!acted && !req.streamAckDeadlineSeconds) this.send([]);
     } catch (e) {
       if (e instanceof PubSubError) this.end(e);
       else throw e;
@@ -101,7 +103,17 @@ export class StreamSession {
 
   private deliver(batch: Delivery[]): void {
     if (this.closed) return;
-    if (!this.sink.send(batch)) this.consumer.ready = false;
+    if (pushEndpointOf(this.sub.config)) {
+      // The subscription became a push subscription while this stream was open: the messages go
+      // back at once, and the stream ends as a new one would.
+      this.sub.modifyAckDeadline(batch.map((d) => d.ackId), 0);
+      return this.end(pullOnPush());
+    }
+    if (!this.send(batch)) this.consumer.ready = false;
+  }
+
+  private send(deliveries: Delivery[]): boolean {
+    return this.sink.send(deliveryBatch(this.sub.config, deliveries, true));
   }
 
   private apply(req: StreamRequest): boolean {

@@ -7,6 +7,7 @@ import { Backlog, type Entry, type KeyQueue, type Lease } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
+import type { BrokerObserver } from "./events.ts";
 import { LIMITS } from "./limits.ts";
 import type { MemoryBudget } from "./memory-budget.ts";
 import type { HeapEntry } from "./heap.ts";
@@ -44,6 +45,7 @@ export class Subscription {
   private heldCost = 0;
   /** Set by the broker: false when a filter rejects the message. */
   matches: (msg: StoredMessage) => boolean = () => true;
+  observer: BrokerObserver | null = null;
 
   constructor(
     public config: SubscriptionResource,
@@ -67,6 +69,12 @@ export class Subscription {
 
   get outstanding(): number {
     return this.leases.size;
+  }
+
+  /** Read-only state for inspection and metrics (never mutate what it yields). */
+  view(): { waiting: Iterable<Entry>; oldest: Entry | undefined; leases: Iterable<Lease>; consumers: readonly Consumer[] } {
+    const b = this.backlog;
+    return { waiting: b.entries(), oldest: b.oldest(), leases: this.leases.values(), consumers: this.consumers };
   }
 
   /** Holds a message; `cost` is what it is accounted as against the memory budget. */
@@ -116,6 +124,7 @@ export class Subscription {
       this.endLease(lease);
       this.backlog.settled(lease.entry);
       this.letGo(lease.entry);
+      this.observer?.acked(this.name, lease.entry.msg, id);
       done.push(id);
     }
     if (done.length) this.dispatch();
@@ -131,6 +140,7 @@ export class Subscription {
       if (!lease) continue;
       done.push(id);
       if (seconds === 0) {
+        this.observer?.nacked(this.name, lease.entry.msg, id);
         this.release(lease, now);
         continue;
       }
@@ -240,6 +250,7 @@ export class Subscription {
     this.leaseHeap.add(lease, deadline);
     c.outstanding++;
     c.outstandingBytes += e.msg.size;
+    this.observer?.delivered(this.name, e.msg, ackId, e.attempts, deadline);
     return { ackId, message: e.msg, deliveryAttempt: e.attempts };
   }
 
@@ -254,6 +265,7 @@ export class Subscription {
   private leaseDue(lease: Lease, now: number): void {
     if (lease.deadline > now) this.leaseHeap.add(lease, lease.deadline);
     else {
+      this.observer?.expired(this.name, lease.entry.msg, lease.ackId);
       this.release(lease, now);
       this.dispatch();
     }

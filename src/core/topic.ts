@@ -1,4 +1,5 @@
 /** A topic: its resource, its attached subscriptions, and publish → fan-out. */
+import type { BrokerObserver } from "./events.ts";
 import { holdCost } from "./memory-budget.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 import type { TopicResource } from "./resources.ts";
@@ -8,6 +9,7 @@ let messageSeq = 0;
 
 export class Topic {
   readonly subscriptions = new Set<Subscription>();
+  observer: BrokerObserver | null = null;
 
   constructor(public config: TopicResource) {}
 
@@ -36,6 +38,7 @@ export class Topic {
         size: sizes[i],
       };
       ids[i] = id;
+      this.observer?.published(this.name, msg);
       takers.length = 0;
       for (const s of subs) if (s.matches(msg)) takers.push(s);
       if (takers.length === 0) continue;

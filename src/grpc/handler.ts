@@ -1,17 +1,16 @@
-/** Wraps a core call as a unary gRPC handler: the one place a thrown error becomes a status. */
+/** Wraps a table RPC as a unary gRPC handler: the one place a thrown error becomes a status. */
 import type * as grpc from "@grpc/grpc-js";
+import type { CallContext, ProtoObject, UnaryRpc } from "../rpc/table.ts";
 import { checkDecoded } from "./malformed.ts";
 import { toStatus } from "./status.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = Record<string, any>;
-
-export function unary(fn: (req: Obj, call: grpc.ServerUnaryCall<Obj, Obj>) => Obj | Promise<Obj>): grpc.handleUnaryCall<Obj, Obj> {
+export function unary(fn: UnaryRpc): grpc.handleUnaryCall<ProtoObject, unknown> {
   return (call, callback) => {
-    let result: Obj | Promise<Obj>;
+    const ctx: CallContext = { onCancel: (cancel) => call.on("cancelled", cancel) };
+    let result: unknown;
     try {
       checkDecoded(call.request);
-      result = fn(call.request, call);
+      result = fn(call.request, ctx);
     } catch (e) {
       return callback(toStatus(e));
     }

@@ -5,6 +5,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as loader from "@grpc/proto-loader";
 import descriptor from "../../protos/descriptor.json" with { type: "json" };
+import { SERVICES, type ServiceName } from "../rpc/services.ts";
 
 export const packageDefinition = loader.fromJSON(descriptor, {
   keepCase: false,
@@ -14,10 +15,7 @@ export const packageDefinition = loader.fromJSON(descriptor, {
   oneofs: true,
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const root = grpc.loadPackageDefinition(packageDefinition) as any;
-
-export const services = {
-  publisher: root.google.pubsub.v1.Publisher.service as grpc.ServiceDefinition,
-  subscriber: root.google.pubsub.v1.Subscriber.service as grpc.ServiceDefinition,
-};
+/** The grpc-js definition of each served service. */
+export const services = Object.fromEntries(
+  (Object.keys(SERVICES) as ServiceName[]).map((s) => [s, packageDefinition[SERVICES[s]] as grpc.ServiceDefinition]),
+) as Record<ServiceName, grpc.ServiceDefinition>;

@@ -1,6 +1,7 @@
-/** Builds the grpc-js server with every service bound to one broker. */
+/** Builds the grpc-js server: every service of the RPC table, with hand-written codecs on the hot RPCs. */
 import * as grpc from "@grpc/grpc-js";
-import type { Broker } from "../core/broker.ts";
+import type { RpcTable } from "../rpc/table.ts";
+import { SERVICES, type ServiceName } from "../rpc/services.ts";
 import { malformedSafe } from "./malformed.ts";
 import {
   decodeAcknowledgeRequest,
@@ -10,9 +11,9 @@ import {
   encodeDeliveryResponse,
   encodePublishResponse,
 } from "./codec/messages.ts";
+import { unary } from "./handler.ts";
 import { services } from "./proto.ts";
-import { publisherHandlers } from "./publisher.ts";
-import { subscriberHandlers } from "./subscriber.ts";
+import { streamingPull } from "./streaming-pull.ts";
 import { checkUtf8, hasReplacementChar, requestType } from "./utf8-check.ts";
 
 /** Room for a 10 MB publish plus framing, so our validation answers instead of the transport's 4 MiB cap. */
@@ -20,6 +21,16 @@ const MAX_MESSAGE = 64 * 1024 * 1024;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Codec = { requestDeserialize?: (b: Buffer) => any; responseSerialize?: (v: any) => Buffer };
+
+const CODECS: Partial<Record<ServiceName, Record<string, Codec>>> = {
+  Publisher: { Publish: { requestDeserialize: decodePublishRequest, responseSerialize: encodePublishResponse } },
+  Subscriber: {
+    Acknowledge: { requestDeserialize: decodeAcknowledgeRequest },
+    ModifyAckDeadline: { requestDeserialize: decodeModifyAckDeadlineRequest },
+    Pull: { responseSerialize: encodeDeliveryResponse },
+    StreamingPull: { requestDeserialize: decodeStreamingPullRequest, responseSerialize: encodeDeliveryResponse },
+  },
+};
 
 /**
  * Hand-written codecs replace protobufjs on the hot path; the protobufjs decoders get the UTF-8
@@ -49,25 +60,26 @@ function utf8Checked(method: grpc.MethodDefinition<unknown, unknown>): (b: Buffe
   };
 }
 
-export function createGrpcServer(broker: Broker): grpc.Server {
+function handlers(service: ServiceName, definition: grpc.ServiceDefinition, table: RpcTable): grpc.UntypedServiceImplementation {
+  const impl: grpc.UntypedServiceImplementation = {};
+  for (const method of Object.keys(definition)) {
+    if (service === "Subscriber" && method === "StreamingPull") impl[method] = streamingPull(table);
+    else {
+      const fn = table.unary.get(`${service}.${method}`);
+      if (fn) impl[method] = unary(fn);
+    }
+  }
+  return impl;
+}
+
+export function createGrpcServer(table: RpcTable): grpc.Server {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE,
     "grpc.max_send_message_length": MAX_MESSAGE,
   });
-  server.addService(
-    withCodecs(services.publisher, {
-      Publish: { requestDeserialize: decodePublishRequest, responseSerialize: encodePublishResponse },
-    }),
-    publisherHandlers(broker),
-  );
-  server.addService(
-    withCodecs(services.subscriber, {
-      Acknowledge: { requestDeserialize: decodeAcknowledgeRequest },
-      ModifyAckDeadline: { requestDeserialize: decodeModifyAckDeadlineRequest },
-      Pull: { responseSerialize: encodeDeliveryResponse },
-      StreamingPull: { requestDeserialize: decodeStreamingPullRequest, responseSerialize: encodeDeliveryResponse },
-    }),
-    subscriberHandlers(broker),
-  );
+  for (const service of Object.keys(SERVICES) as ServiceName[]) {
+    const definition = services[service];
+    server.addService(withCodecs(definition, CODECS[service] ?? {}), handlers(service, definition, table));
+  }
   return server;
 }

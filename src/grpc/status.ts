@@ -3,6 +3,11 @@ import * as grpc from "@grpc/grpc-js";
 import { boundMessage } from "../core/bounded.ts";
 import { PubSubError, type ErrorCode } from "../core/errors.ts";
 import { reportInternal } from "../internal-errors.ts";
+import { log } from "../log.ts";
+import { encodeStatus } from "./status-details.ts";
+
+/** Most bytes of grpc-status-details-bin (sent base64: 4/3 of it) beside a bounded message. */
+const DETAILS_MAX = 3072;
 
 const CODES: Record<ErrorCode, grpc.status> = {
   INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
@@ -10,10 +15,15 @@ const CODES: Record<ErrorCode, grpc.status> = {
   ALREADY_EXISTS: grpc.status.ALREADY_EXISTS,
   FAILED_PRECONDITION: grpc.status.FAILED_PRECONDITION,
   RESOURCE_EXHAUSTED: grpc.status.RESOURCE_EXHAUSTED,
+  ABORTED: grpc.status.ABORTED,
   UNIMPLEMENTED: grpc.status.UNIMPLEMENTED,
   UNAVAILABLE: grpc.status.UNAVAILABLE,
   CANCELLED: grpc.status.CANCELLED,
   INTERNAL: grpc.status.INTERNAL,
+  DEADLINE_EXCEEDED: grpc.status.DEADLINE_EXCEEDED,
+  UNKNOWN: grpc.status.UNKNOWN,
+  PERMISSION_DENIED: grpc.status.PERMISSION_DENIED,
+  UNAUTHENTICATED: grpc.status.UNAUTHENTICATED,
 };
 
 /**
@@ -24,7 +34,15 @@ const CODES: Record<ErrorCode, grpc.status> = {
 export function toStatus(err: unknown): grpc.ServiceError {
   if (err instanceof PubSubError) {
     const details = boundMessage(err.message);
-    return Object.assign(new Error(details), { code: CODES[err.code], details, metadata: new grpc.Metadata() });
+    const metadata = new grpc.Metadata();
+    const code = CODES[err.code];
+    if (err.details.length) {
+      const status = encodeStatus(code, details, err.details);
+      // Both trailers must fit the client's metadata limit (8 KiB in grpc-js and grpc-java).
+      if (status.length <= DETAILS_MAX) metadata.set("grpc-status-details-bin", status);
+      else log.debug(`status details of ${status.length} bytes left out: ${details}`);
+    }
+    return Object.assign(new Error(details), { code, details, metadata });
   }
   reportInternal(err);
   const details = boundMessage(`Internal error: ${err instanceof Error ? err.message : String(err)}`);

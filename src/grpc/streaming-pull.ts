@@ -3,22 +3,17 @@
  * honouring write() backpressure ('drain') and ending delivery when the call ends.
  */
 import type * as grpc from "@grpc/grpc-js";
-import type { Broker } from "../core/broker.ts";
-import { PubSubError } from "../core/errors.ts";
-import { StreamSession, type StreamRequest } from "../core/stream-session.ts";
-import type { DeliveryResponse } from "./codec/messages.ts";
+import type { PubSubError } from "../core/errors.ts";
+import type { DeliveryBatch } from "../core/delivery-batch.ts";
+import type { StreamRequest, StreamSink } from "../core/stream-session.ts";
+import type { ProtoObject, RpcTable, StreamHandle } from "../rpc/table.ts";
 import { checkDecoded } from "./malformed.ts";
 import { toStatus } from "./status.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = Record<string, any>;
-
-export function streamingPull(broker: Broker): grpc.handleBidiStreamingCall<Obj, Obj> {
+export function streamingPull(table: RpcTable): grpc.handleBidiStreamingCall<ProtoObject, DeliveryBatch> {
   return (call) => {
-    let session: StreamSession | null = null;
+    let session: StreamHandle | null = null;
     let ended = false;
-    let properties: DeliveryResponse["properties"];
-    let withAttempt = false;
 
     const fail = (err: unknown) => {
       if (ended) return;
@@ -26,24 +21,17 @@ export function streamingPull(broker: Broker): grpc.handleBidiStreamingCall<Obj,
       session?.close();
       call.emit("error", toStatus(err));
     };
-    const sink = {
-      send: (deliveries: import("../core/message.ts").Delivery[]) => {
-        if (ended) return true;
-        const res: DeliveryResponse = { deliveries, withAttempt, properties };
-        return call.write(res);
-      },
+    const sink: StreamSink = {
+      send: (batch) => (ended ? true : call.write(batch)),
       fail: (e: PubSubError) => fail(e),
     };
 
-    call.on("data", (req: Obj) => {
+    call.on("data", (req: ProtoObject) => {
       if (ended) return;
       try {
         checkDecoded(req);
-        if (session) return session.handle(req as StreamRequest);
-        const sub = broker.subscription(req.subscription || "");
-        properties = { exactlyOnce: sub.config.enableExactlyOnceDelivery, ordering: sub.config.enableMessageOrdering };
-        withAttempt = !!sub.config.deadLetterPolicy;
-        session = new StreamSession(broker, req as StreamRequest, sink);
+        if (session) session.handle(req as StreamRequest);
+        else session = table.openStream(req as StreamRequest, sink);
       } catch (e) {
         fail(e);
       }

@@ -1,4 +1,7 @@
-/** Delivery through the official client: exactly-once fan-in, unary pull, nack, deadlines, stream cancel. */
+/**
+ * Delivery through the official client: exactly-once fan-in, unary pull, nack, deadlines, stream
+ * cancel. The emulator runs on its manual clock: deadline tests move it over HTTP instead of sleeping.
+ */
 import { expect, test } from "bun:test";
 import type { Message } from "@google-cloud/pubsub";
 import { unique, waitFor } from "../helpers/emulator.ts";
@@ -6,7 +9,7 @@ import { openStream, sleep } from "../helpers/raw-clients.ts";
 import { receive } from "../helpers/receive.ts";
 import { clientSuite } from "../helpers/client-suite.ts";
 
-const suite = clientSuite();
+const suite = clientSuite({ clock: "manual" });
 
 
 /** A unary Pull that answers at once; the ack ids and data of what it got. */
@@ -119,8 +122,9 @@ test("an expired ack deadline redelivers the message (pull, modAck 1 s, no ack)"
   const [first] = await pullNow(sub.name);
   expect(first?.data).toBe("expire");
   await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 1 });
+  await suite.emu.advance("999ms");
   expect(await pullNow(sub.name)).toEqual([]); // still leased
-  await sleep(1500);
+  await suite.emu.advance("1ms");
   const again = await pullNow(sub.name);
   expect(again.map((m) => m.data)).toEqual(["expire"]);
   expect(again[0].ackId).not.toBe(first.ackId);
@@ -135,12 +139,15 @@ test("extending the deadline with ModifyAckDeadline prevents redelivery", async 
   await topic.publishMessage({ data: Buffer.from("extend") });
   const [first] = await pullNow(sub.name);
   await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 1 });
-  await sleep(600);
+  await suite.emu.advance("600ms");
   await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 5 });
-  await sleep(1200); // past the 1 s deadline, well before the extended one
+  await suite.emu.advance("4999ms"); // past the 1 s deadline, 1 ms before the extended one
   expect(await pullNow(sub.name)).toEqual([]);
-  await suite.raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [first.ackId] });
-  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [first.ackId], ackDeadlineSeconds: 0 });
+  await suite.emu.advance("1ms");
+  const again = await pullNow(sub.name);
+  expect(again.map((m) => m.data)).toEqual(["extend"]);
+  await suite.raw.subscriber.acknowledge({ subscription: sub.name, ackIds: [again[0].ackId] });
+  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [again[0].ackId], ackDeadlineSeconds: 0 });
   expect(await pullNow(sub.name)).toEqual([]); // acked: the late nack of its ack id changes nothing
 }, 15_000);
 
@@ -155,6 +162,7 @@ test("a cancelled stream's unacked messages go to another subscriber after their
   stream.cancel();
   await sleep(100);
   expect(await pullNow(sub.name)).toEqual([]); // leased until the deadline, not nacked by the cancel
+  await suite.emu.advance("1s");
   const got = await receive(sub, 5, { ms: 5000 });
   expect(got.map((m) => m.data.toString()).sort()).toEqual(["c0", "c1", "c2", "c3", "c4"]);
   await sub.close();
@@ -165,10 +173,12 @@ test("a stream that closes without acking redelivers after the 10 s stream deadl
   await topic.publishMessage({ data: Buffer.from("slow") });
   const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
   await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
-  const at = Date.now();
   stream.cancel();
-  const [m] = await receive(sub, 1, { ms: 15_000 });
+  await sleep(100);
+  await suite.emu.advance("9999ms");
+  expect(await pullNow(sub.name)).toEqual([]);
+  await suite.emu.advance("1ms");
+  const [m] = await receive(sub, 1, { ms: 5000 });
   expect(m.data.toString()).toBe("slow");
-  expect(Date.now() - at).toBeGreaterThanOrEqual(9000);
   await sub.close();
-}, 20_000);
+}, 15_000);

@@ -12,10 +12,10 @@ import { checkDecoded, malformedSafe } from "../../src/grpc/malformed.ts";
 import { services } from "../../src/grpc/proto.ts";
 import type { StoredMessage } from "../../src/core/message.ts";
 
-const pub = services.publisher.Publish;
-const pull = services.subscriber.Pull;
-const stream = services.subscriber.StreamingPull;
-const ack = services.subscriber.Acknowledge;
+const pub = services.Publisher.Publish;
+const pull = services.Subscriber.Pull;
+const stream = services.Subscriber.StreamingPull;
+const ack = services.Subscriber.Acknowledge;
 
 describe("publish", () => {
   test("decodes what protobufjs encodes, copying small data out of the request", () => {
@@ -152,7 +152,7 @@ describe("requests", () => {
 });
 
 test("ModifyAckDeadlineRequest, including a negative deadline", () => {
-  const modack = services.subscriber.ModifyAckDeadline;
+  const modack = services.Subscriber.ModifyAckDeadline;
   for (const ackDeadlineSeconds of [0, 600, -1]) {
     const buf = modack.requestSerialize({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });
     expect(decodeModifyAckDeadlineRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });

@@ -9,7 +9,7 @@ const KIB = bytes("x".repeat(1024));
 
 function budgeted(maxBytes: number, rss?: () => number, reclaim?: () => void) {
   const clock = new ManualClock();
-  const memory = new MemoryBudget({ maxBytes, clock, rss, reclaim });
+  const memory = new MemoryBudget({ maxBytes, now: () => clock.now(), rss, reclaim });
   return { broker: new Broker({ clock, memory, pullWaitMs: 1000 }), clock, memory };
 }
 
@@ -119,14 +119,14 @@ describe("publish past the budget", () => {
     rss = 10;
     clock.advance(100);
     expect(broker.publish(topic, [{ data: KIB }]).length).toBe(1);
-    expect(memory.stats()).toMatchObject({ memoryBudgetBytes: 1000 * 2 ** 20, publishesRefused: 1 });
+    expect(memory.probe()).toMatchObject({ limitBytes: 1000 * 2 ** 20, heldLimitBytes: 500 * 2 ** 20, publishesRefused: 1 });
   });
 
   test("without a budget nothing is refused and nothing is sampled", () => {
     const { broker } = setup();
     const topic = makeTopic(broker);
     makeSub(broker, topic);
-    expect(broker.memory.stats().memoryBudgetBytes).toBe(null);
+    expect(broker.memory.probe()).toBe(null);
     expect(broker.publish(topic, [{ data: KIB }]).length).toBe(1);
     expect(broker.memory.held).toBe(holdCost(1024, 1));
   });

@@ -13,6 +13,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
+import type { DeliveryBatch } from "../../src/core/delivery-batch.ts";
 import type { Delivery } from "../../src/core/message.ts";
 import type { SubscriptionResource } from "../../src/core/resources.ts";
 import { StreamSession } from "../../src/core/stream-session.ts";
@@ -160,7 +161,7 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
   const sub = makeSub(broker, topic, extra);
   const model = new Model(o.ordered);
   const streams: StreamSession[] = [];
-  const sink = { send: (ds: Delivery[]) => (ds.length && model.delivered(ds, clock.now()), true), fail: () => {} };
+  const sink = { send: (b: DeliveryBatch) => (b.deliveries.length && model.delivered(b.deliveries, clock.now()), true), fail: () => {} };
   const pull = async (max: number) => model.delivered(await broker.pull(sub, max, true).result, clock.now());
   const ackIds = (ids: Held[]) => ids.map((x) => x.ackId);
   const ack = (ids: Held[]) => ids.length && model.apply("ack", ids, clock.now(), 0, () => broker.acknowledge(sub, ackIds(ids)));

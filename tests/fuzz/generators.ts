@@ -43,6 +43,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
 ];
 
 const SHORT = HOSTILE_STRINGS.filter((s) => s.length < 200);
+const AVRO = JSON.stringify({ type: "record", name: "R", fields: [{ name: "a", type: "string" }] });
 
 /** A valid request for each RPC, on the given resources (others get `{}`). */
 export function templates(topic: string, sub: string, fresh: () => string): Record<string, () => Obj> {
@@ -84,6 +85,19 @@ export function templates(topic: string, sub: string, fresh: () => string): Reco
     UpdateSnapshot: () => ({ snapshot: { name: `${project}/snapshots/s` }, updateMask: { paths: ["labels"] } }),
     DeleteSnapshot: () => ({ snapshot: `${project}/snapshots/s` }),
     Seek: () => ({ subscription: sub, time: { seconds: 1 } }),
+    CreateSchema: () => ({ parent: project, schemaId: fresh(), schema: { type: "AVRO", definition: AVRO } }),
+    GetSchema: () => ({ name: `${project}/schemas/s`, view: "FULL" }),
+    ListSchemas: () => ({ parent: project, pageSize: 5 }),
+    ListSchemaRevisions: () => ({ name: `${project}/schemas/s`, pageSize: 5 }),
+    CommitSchema: () => ({ name: `${project}/schemas/s`, schema: { name: `${project}/schemas/s`, type: "AVRO", definition: AVRO } }),
+    RollbackSchema: () => ({ name: `${project}/schemas/s`, revisionId: "abc" }),
+    DeleteSchemaRevision: () => ({ name: `${project}/schemas/s@abc` }),
+    DeleteSchema: () => ({ name: `${project}/schemas/${fresh()}` }),
+    ValidateSchema: () => ({ parent: project, schema: { type: "AVRO", definition: AVRO } }),
+    ValidateMessage: () => ({ parent: project, schema: { type: "AVRO", definition: AVRO }, message: Buffer.from('{"a":"b"}'), encoding: "JSON" }),
+    SetIamPolicy: () => ({ resource: topic, policy: { bindings: [{ role: "roles/pubsub.viewer", members: ["allUsers"] }] } }),
+    GetIamPolicy: () => ({ resource: sub }),
+    TestIamPermissions: () => ({ resource: topic, permissions: ["pubsub.topics.get"] }),
   };
 }
 

@@ -103,7 +103,7 @@ test(`the shared port answers or closes every hostile connection within ${BOUND_
 test("afterwards HTTP and gRPC are served as usual", async () => {
   const res = await fetch(`http://${emu.endpoint}/health`);
   expect(await res.json()).toEqual({ status: "ok" });
-  const metrics = await (await fetch(`http://${emu.endpoint}/metrics`)).json();
+  const metrics = await (await fetch(`http://${emu.endpoint}/metrics.json`)).json();
   expect(metrics.internalErrors).toBe(0);
   const c = rawClients(emu.endpoint);
   const name = `projects/p/topics/${unique("after")}`;

@@ -43,14 +43,14 @@ afterAll(async () => {
   await Promise.race([child?.exited, new Promise((r) => setTimeout(r, 10_000))]);
 });
 
-const metrics = async () => (await fetch(`http://${endpoint}/metrics`, { signal: AbortSignal.timeout(5000) })).json();
+const metrics = async () => (await fetch(`http://${endpoint}/metrics.json`, { signal: AbortSignal.timeout(5000) })).json();
 
 test("the publish that crosses the budget is RESOURCE_EXHAUSTED, the process lives, and freeing makes room", async () => {
   const topic = "projects/mem/topics/held";
   const sub = "projects/mem/subscriptions/held";
   await c.call(c.publisher, "CreateTopic", { name: topic });
   await c.call(c.subscriber, "CreateSubscription", { name: sub, topic });
-  expect((await metrics()).memoryBudgetBytes).toBe(MAX_MEMORY);
+  expect((await metrics()).memoryBudget.limitBytes).toBe(MAX_MEMORY);
 
   let accepted = 0;
   let refused: { code: number; details: string } | null = null;
@@ -66,8 +66,8 @@ test("the publish that crosses the budget is RESOURCE_EXHAUSTED, the process liv
   expect(child.exitCode).toBe(null);
 
   const m = await metrics();
-  expect(m.publishesRefused).toBeGreaterThanOrEqual(1);
-  expect(m.heldMessageBytes).toBeLessThanOrEqual(m.heldMessageBytesLimit);
+  expect(m.memoryBudget.publishesRefused).toBeGreaterThanOrEqual(1);
+  expect(m.memoryBudget.usedBytes).toBeLessThanOrEqual(m.memoryBudget.heldLimitBytes);
   expect(m.rssBytes).toBeLessThan(MAX_MEMORY * 1.5);
 
   // Deliveries and acks go on past the budget.
@@ -78,7 +78,7 @@ test("the publish that crosses the budget is RESOURCE_EXHAUSTED, the process liv
   // Dropping the subscription frees what it held; publishing works again (the resident-memory
   // guard may need its next sample and collection, so a few tries are allowed).
   await c.call(c.subscriber, "DeleteSubscription", { subscription: sub });
-  expect((await metrics()).heldMessageBytes).toBe(0);
+  expect((await metrics()).memoryBudget.usedBytes).toBe(0);
   let again = -1;
   for (let i = 0; i < 40 && again !== grpc.status.OK; i++) {
     again = (await statusOf(c.call(c.publisher, "Publish", { topic, messages: BATCH }))).code;

@@ -1,6 +1,7 @@
 /** One emulator per test file, with an official client, raw GAPIC clients and a topic+sub maker. */
 import { afterAll, beforeAll } from "bun:test";
 import type { PubSub, Subscription, Topic } from "@google-cloud/pubsub";
+import type { Config } from "../../src/config.ts";
 import { startTestEmulator, unique, type TestEmulator } from "./emulator.ts";
 import { rawClients, type RawClients } from "./raw-clients.ts";
 
@@ -12,7 +13,8 @@ export interface ClientSuite {
   topicAndSub(options?: Record<string, unknown>): Promise<{ topic: Topic; sub: Subscription }>;
 }
 
-export function clientSuite(): ClientSuite {
+/** `config` starts the emulator with other settings, e.g. `{ clock: "manual" }` for deadline tests. */
+export function clientSuite(config: Partial<Config> = {}): ClientSuite {
   const s = {
     async topicAndSub(options: Record<string, unknown> = {}) {
       const [topic] = await s.ps.createTopic(unique("t"));
@@ -21,7 +23,7 @@ export function clientSuite(): ClientSuite {
     },
   } as ClientSuite;
   beforeAll(async () => {
-    s.emu = await startTestEmulator();
+    s.emu = await startTestEmulator(config);
     s.ps = s.emu.client();
     s.raw = rawClients(s.emu);
   });

@@ -2,6 +2,7 @@
 import { Broker, type BrokerOptions } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import { PubSubError } from "../../src/core/errors.ts";
+import type { DeliveryBatch } from "../../src/core/delivery-batch.ts";
 import type { Delivery, MessageInput } from "../../src/core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../../src/core/resources.ts";
 import type { StreamSink } from "../../src/core/stream-session.ts";
@@ -107,8 +108,8 @@ export class FakeSink implements StreamSink {
   failure: PubSubError | null = null;
   writable = true;
 
-  send(deliveries: Delivery[]): boolean {
-    this.sends.push(deliveries);
+  send(batch: DeliveryBatch): boolean {
+    this.sends.push(batch.deliveries);
     return this.writable;
   }
 

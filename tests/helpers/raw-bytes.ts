@@ -4,12 +4,13 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { packageDefinition } from "../../src/grpc/proto.ts";
+import { SERVICES as SERVED } from "../../src/rpc/services.ts";
 import { CLIENT_OPTIONS } from "./raw-grpc.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
-export const SERVICES = ["google.pubsub.v1.Publisher", "google.pubsub.v1.Subscriber"] as const;
+export const SERVICES: readonly string[] = Object.values(SERVED);
 
 export interface Method {
   service: string;
@@ -20,7 +21,7 @@ export interface Method {
   encode(req: Obj): Buffer;
 }
 
-/** Every RPC of the Publisher and Subscriber services. */
+/** Every RPC of every service the emulator serves. */
 export function methods(): Method[] {
   return SERVICES.flatMap((service) =>
     Object.entries(packageDefinition[service] as Record<string, grpc.MethodDefinition<Obj, Obj>>).map(([name, m]) => ({
@@ -33,7 +34,7 @@ export function methods(): Method[] {
   );
 }
 
-export function method(service: "Publisher" | "Subscriber", name: string): Method {
+export function method(service: keyof typeof SERVED, name: string): Method {
   return methods().find((m) => m.service.endsWith(service) && m.name === name)!;
 }
 

@@ -43,7 +43,7 @@ export function rawClients(endpoint: string): RawClients {
   };
 }
 
-/** The outcome of a call as a status: code 0 for success. */
+/** The status a unary call ends with (OK when it succeeds). */
 export async function statusOf(p: Promise<unknown>): Promise<{ code: number; details: string }> {
   try {
     await p;

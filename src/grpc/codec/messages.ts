@@ -3,17 +3,14 @@
  * Requests decode straight into core inputs (attributes as prototype-free maps); responses
  * encode straight from core deliveries into one exactly-sized buffer.
  */
-import type { Delivery, MessageInput, StoredMessage } from "../../core/message.ts";
+import type { DeliveryBatch } from "../../core/delivery-batch.ts";
+import type { MessageInput, StoredMessage } from "../../core/message.ts";
+import type { PublishRequest } from "../../rpc/publisher.ts";
+import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
 import type { StreamRequest } from "../../core/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
 import { Malformed, Reader, Writer, fieldSize, varintSize } from "./wire.ts";
 
-export interface PublishRequest {
-  topic: string;
-  messages: MessageInput[];
-  /** Serialized size, checked against the 10,000,000-byte request limit. */
-  requestBytes: number;
-}
 
 export function decodePublishRequest(buf: Buffer): PublishRequest {
   const r = new Reader(buf);
@@ -66,14 +63,10 @@ export function encodePublishResponse(res: { messageIds: string[] }): Buffer {
   return w.buf;
 }
 
-export interface AckRequest {
-  subscription: string;
-  ackIds: string[];
-}
 
 export function decodeAcknowledgeRequest(buf: Buffer): AckRequest {
   const r = new Reader(buf);
-  const out: AckRequest = { subscription: "", ackIds: [] };
+  const out: AckRequest & { ackIds: string[] } = { subscription: "", ackIds: [] };
   while (!r.done) {
     const tag = r.varint();
     if (tag === 0x0a) out.subscription = r.string("subscription");
@@ -83,14 +76,11 @@ export function decodeAcknowledgeRequest(buf: Buffer): AckRequest {
   return out;
 }
 
-export interface ModAckRequest extends AckRequest {
-  ackDeadlineSeconds: number;
-}
 
 /** The clients send one of these per received batch (lease start and extensions): hot. */
 export function decodeModifyAckDeadlineRequest(buf: Buffer): ModAckRequest {
   const r = new Reader(buf);
-  const out: ModAckRequest = { subscription: "", ackIds: [], ackDeadlineSeconds: 0 };
+  const out: ModAckRequest & { ackIds: string[] } = { subscription: "", ackIds: [], ackDeadlineSeconds: 0 };
   while (!r.done) {
     const tag = r.varint();
     if (tag === 0x0a) out.subscription = r.string("subscription");
@@ -150,14 +140,8 @@ export function decodeStreamingPullRequest(buf: Buffer): StreamRequest {
   return q;
 }
 
-/** What the Pull and StreamingPull handlers hand their serializer. */
-export interface DeliveryResponse {
-  deliveries: Delivery[];
-  /** Set delivery_attempt (only where a dead-letter policy exists, as the real service does). */
-  withAttempt: boolean;
-  /** StreamingPull only: SubscriptionProperties. */
-  properties?: { exactlyOnce: boolean; ordering: boolean };
-}
+/** What the Pull and StreamingPull handlers hand their serializer: the core decides its fields. */
+export type DeliveryResponse = DeliveryBatch;
 
 const utf8Len = (s: string) => Buffer.byteLength(s, "utf8");
 

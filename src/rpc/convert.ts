@@ -12,6 +12,9 @@ export const durationToMs = (d: Duration | null | undefined): number | undefined
 export const msToDuration = (ms: number | undefined): Duration | undefined =>
   ms === undefined ? undefined : { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
 
+/** A google.protobuf.Timestamp from milliseconds since the epoch. */
+export const msToTimestamp = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
+
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Drops unset (null/undefined) fields so the core sees presence as the client sent it. */
@@ -54,8 +57,8 @@ export function subscriptionToProto(s: SubscriptionResource): Obj {
   if (s.expirationPolicy) out.expirationPolicy = { ttl: msToDuration(s.expirationPolicy.ttl) };
   if (s.retryPolicy) {
     out.retryPolicy = {
-      minimumBackoff: msToDuration(s.retryPolicy.minimumBackoff ?? 10_000),
-      maximumBackoff: msToDuration(s.retryPolicy.maximumBackoff ?? 600_000),
+      minimumBackoff: msToDuration(s.retryPolicy.minimumBackoff),
+      maximumBackoff: msToDuration(s.retryPolicy.maximumBackoff),
     };
   }
   return out;

@@ -1,0 +1,70 @@
+/**
+ * Wraps the RPC table once (in emulator.ts) so every transport registered over it — gRPC, REST —
+ * meets the same injected faults. With no fault active a call costs one boolean check.
+ */
+import type { StreamRequest, StreamSink } from "../core/stream-session.ts";
+import type { CallContext, ProtoObject, RpcTable, StreamHandle, UnaryRpc } from "../rpc/table.ts";
+import { FaultRegistry, faultError, type OpenStream } from "./faults.ts";
+
+const ACK = "Subscriber.Acknowledge";
+const STREAM = "Subscriber.StreamingPull";
+
+export function withFaults(table: RpcTable, faults: FaultRegistry): RpcTable {
+  const unary = new Map<string, UnaryRpc>();
+  for (const [method, fn] of table.unary) {
+    unary.set(method, (req, ctx) => (faults.empty ? fn(req, ctx) : faulty(faults, method, fn, req, ctx)));
+  }
+  return { unary, openStream: (first, sink) => openStream(table, faults, first, sink) };
+}
+
+function faulty(faults: FaultRegistry, method: string, fn: UnaryRpc, req: ProtoObject, ctx: CallContext): unknown {
+  const resources = resourcesOf(req);
+  const error = faults.take("error", method, resources);
+  if (error) throw faultError(error.action);
+  if (method === ACK && Array.isArray(req.ackIds)) req = { ...req, ackIds: faults.filterAcks(method, req.subscription, req.ackIds) };
+  const delay = faults.take("delay", method, resources);
+  if (!delay) return fn(req, ctx);
+  // The call takes effect now and its answer comes late, as when the network is slow: a client
+  // that gives up first and retries sees the effect twice (a duplicate publish, say).
+  const result = Promise.resolve().then(() => fn(req, ctx));
+  return result.then((r) => new Promise((resolve) => setTimeout(() => resolve(r), delay.action.delayMs)));
+}
+
+function openStream(table: RpcTable, faults: FaultRegistry, first: StreamRequest, sink: StreamSink): StreamHandle {
+  const subscription = first.subscription ?? "";
+  const error = faults.empty ? null : faults.take("error", STREAM, [subscription]);
+  if (error) throw faultError(error.action);
+  const session = table.openStream(first, sink);
+  const open: OpenStream = {
+    subscription,
+    end: (e) => {
+      handle.close();
+      sink.fail(e);
+    },
+  };
+  const handle: StreamHandle = {
+    handle(req) {
+      if (req.ackIds?.length && !faults.empty) req = { ...req, ackIds: [...faults.filterAcks(STREAM, subscription, req.ackIds)] };
+      session.handle(req);
+    },
+    drained: () => session.drained(),
+    close() {
+      faults.streams.delete(open);
+      session.close();
+    },
+  };
+  faults.streams.add(open);
+  return handle;
+}
+
+/** The resource names a request carries: topic, subscription, name, project, snapshot (strings or resources). */
+function resourcesOf(req: ProtoObject): string[] {
+  const out: string[] = [];
+  if (!req || typeof req !== "object") return out;
+  for (const key of ["subscription", "topic", "name", "project", "snapshot", "resource"]) {
+    const v = req[key];
+    if (typeof v === "string") out.push(v);
+    else if (v && typeof v === "object" && typeof v.name === "string") out.push(v.name);
+  }
+  return out;
+}

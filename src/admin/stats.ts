@@ -1,0 +1,57 @@
+/** One snapshot of every topic and subscription with its counters and gauges, for /metrics and the dashboard. */
+import type { Broker } from "../core/broker.ts";
+import type { Subscription } from "../core/subscription.ts";
+import type { Counters, SubscriptionCounters, TopicCounters } from "./counters.ts";
+
+export interface TopicStats extends TopicCounters {
+  name: string;
+  subscriptions: number;
+}
+
+export interface SubscriptionStats extends SubscriptionCounters {
+  name: string;
+  topic: string;
+  /** Messages not yet acked: waiting plus outstanding (Cloud Monitoring's num_undelivered_messages). */
+  backlog: number;
+  outstanding: number;
+  /** Seconds since the oldest unacked message was published; 0 with none. */
+  oldestUnackedAgeSeconds: number;
+  openStreams: number;
+  detached: boolean;
+}
+
+const NO_TOPIC: TopicCounters = { published: 0, publishedBytes: 0 };
+const NO_SUB: SubscriptionCounters = { delivered: 0, acked: 0, nacked: 0, expired: 0, deadLettered: 0 };
+
+export function topicStats(broker: Broker, counters: Counters): TopicStats[] {
+  const out: TopicStats[] = [];
+  for (const t of broker.resources().topics) {
+    out.push({ name: t.name, subscriptions: t.subscriptions.size, ...(counters.topics.get(t.name) ?? NO_TOPIC) });
+  }
+  return out;
+}
+
+export function subscriptionStats(broker: Broker, counters: Counters): SubscriptionStats[] {
+  const now = broker.clock.now();
+  const out: SubscriptionStats[] = [];
+  for (const s of broker.resources().subscriptions) {
+    const c = counters.subscriptions.get(s.name) ?? NO_SUB;
+    out.push({ ...gauges(s, now), ...c, name: s.name, topic: s.config.topic, detached: s.config.detached });
+  }
+  return out;
+}
+
+/** Oldest unacked: the backlog's oldest waiting entry against every lease (bounded by flow control). */
+export function gauges(s: Subscription, now: number) {
+  const v = s.view();
+  let oldest = v.oldest?.msg.publishTime ?? Infinity;
+  for (const lease of v.leases) if (lease.entry.msg.publishTime < oldest) oldest = lease.entry.msg.publishTime;
+  let openStreams = 0;
+  for (const c of v.consumers) if (!c.oneShot) openStreams++;
+  return {
+    backlog: s.backlogSize,
+    outstanding: s.outstanding,
+    oldestUnackedAgeSeconds: oldest === Infinity ? 0 : Math.max(0, now - oldest) / 1000,
+    openStreams,
+  };
+}

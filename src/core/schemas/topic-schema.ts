@@ -1,0 +1,137 @@
+/**
+ * A topic's schema_settings, resolved against the registry when the topic is created or updated,
+ * and the publish check: each message must conform to one revision in the topic's range (newest
+ * first); the revision that accepted it is recorded in the attributes the real service adds.
+ */
+import { PubSubError, bounded, failedPrecondition, invalid, notFound } from "../errors.ts";
+import type { MessageInput } from "../message.ts";
+import type { TopicResource } from "../resources.ts";
+import type { Encoding } from "./compiled.ts";
+import type { SchemaRegistry, SchemaRevision } from "./registry.ts";
+
+export interface SchemaSettings {
+  schema?: string;
+  encoding?: string;
+  firstRevisionId?: string;
+  lastRevisionId?: string;
+}
+
+/** What a topic validates against: a schema and a range of its revisions by creation order. */
+export interface TopicSchema {
+  schema: string;
+  encoding: Encoding;
+  from: number;
+  to: number;
+}
+
+/** The schema name topics report once their schema is deleted. */
+export const DELETED_SCHEMA = "_deleted-schema_";
+
+/** Checks a topic's schema_settings and resolves its revision range; throws naming the field. */
+export function bindTopicSchema(registry: SchemaRegistry, settings: SchemaSettings): TopicSchema {
+  const schema = settings.schema ?? "";
+  if (!schema) throw invalid("schema_settings.schema is required.");
+  if (!registry.has(schema)) {
+    registry.get(schema, "schema_settings.schema");
+    throw notFound(schema);
+  }
+  const encoding = settings.encoding ?? "ENCODING_UNSPECIFIED";
+  if (!["JSON", "BINARY", "ENCODING_UNSPECIFIED"].includes(encoding)) {
+    throw invalid(`Invalid schema_settings.encoding: ${bounded(encoding)}.`);
+  }
+  const bound = (id: string | undefined, field: string, fallback: number) => {
+    if (!id) return fallback;
+    try {
+      return registry.get(`${schema}@${id}`).seq;
+    } catch {
+      throw invalid(`Invalid schema_settings.${field}: ${bounded(id)} is not a revision of ${schema}.`);
+    }
+  };
+  const from = bound(settings.firstRevisionId, "first_revision_id", 0);
+  const to = bound(settings.lastRevisionId, "last_revision_id", Number.MAX_SAFE_INTEGER);
+  if (from > to) throw invalid("Invalid schema_settings: first_revision_id was created after last_revision_id.");
+  // Unset, the encoding is JSON, as the real service treats it.
+  return { schema, encoding: encoding === "BINARY" ? "BINARY" : "JSON", from, to };
+}
+
+/**
+ * Validates every message of one Publish; returns them with the googclient_schema* attributes
+ * set, or throws INVALID_ARGUMENT naming the first message that conforms to no revision.
+ */
+export function validatePublish(registry: SchemaRegistry, bound: TopicSchema, messages: readonly MessageInput[]): MessageInput[] {
+  const revisions = registry.range(bound.schema, bound.from, bound.to);
+  if (!revisions) {
+    throw failedPrecondition(`The schema of this topic was deleted (schema_settings.schema=${DELETED_SCHEMA}); publishing to it fails.`);
+  }
+  if (revisions.length === 0) {
+    throw failedPrecondition(`No revision of ${bound.schema} is left in the topic's schema_settings revision range.`);
+  }
+  const out = new Array<MessageInput>(messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    const revision = conforming(revisions, m.data ?? new Uint8Array(0), bound.encoding, i);
+    out[i] = {
+      ...m,
+      attributes: {
+        ...m.attributes,
+        googclient_schemaname: bound.schema,
+        googclient_schemaencoding: bound.encoding,
+        googclient_schemarevisionid: revision.revisionId,
+      },
+    };
+  }
+  return out;
+}
+
+/** Newest first, so the attribute names the newest revision the message satisfies. */
+function conforming(revisions: readonly SchemaRevision[], data: Uint8Array, encoding: Encoding, index: number): SchemaRevision {
+  let problem = "";
+  for (const r of revisions) {
+    const p = r.compiled.check(data, encoding);
+    if (p === null) return r;
+    problem ||= p;
+  }
+  throw new PubSubError(
+    "INVALID_ARGUMENT",
+    `Invalid data in message: Message failed schema validation. messages[${index}] is not valid ${encoding} for ${revisions[0].name}: ${problem}`,
+  );
+}
+
+/** The schema bindings of topics, by topic name; publish pays one size check when there are none. */
+export class TopicSchemas {
+  private bound = new Map<string, TopicSchema>();
+
+  constructor(private registry: SchemaRegistry) {}
+
+  /** Resolves a topic config's schema_settings (throwing naming the field); undefined without them. */
+  resolve(config: TopicResource): TopicSchema | undefined {
+    return config.schemaSettings ? bindTopicSchema(this.registry, config.schemaSettings as SchemaSettings) : undefined;
+  }
+
+  set(topic: string, schema: TopicSchema | undefined): void {
+    if (schema) this.bound.set(topic, schema);
+    else this.bound.delete(topic);
+  }
+
+  /** The messages to store: unchanged on a topic without a schema, else validated and marked. */
+  apply(topic: string, messages: readonly MessageInput[]): readonly MessageInput[] {
+    if (this.bound.size === 0) return messages;
+    const schema = this.bound.get(topic);
+    return schema ? validatePublish(this.registry, schema, messages) : messages;
+  }
+
+  /** The topics bound to a deleted schema, now bound to `_deleted-schema_`. */
+  schemaDeleted(name: string): string[] {
+    const topics: string[] = [];
+    for (const [topic, bound] of this.bound) {
+      if (bound.schema !== name) continue;
+      bound.schema = DELETED_SCHEMA;
+      topics.push(topic);
+    }
+    return topics;
+  }
+
+  clear(): void {
+    this.bound.clear();
+  }
+}

@@ -1,0 +1,28 @@
+/** The services the emulator serves and their methods, read from the vendored protos' descriptor. */
+import descriptor from "../../protos/descriptor.json" with { type: "json" };
+
+/** Short name (the table's key prefix) → fully-qualified proto name. */
+export const SERVICES = {
+  Publisher: "google.pubsub.v1.Publisher",
+  Subscriber: "google.pubsub.v1.Subscriber",
+  SchemaService: "google.pubsub.v1.SchemaService",
+  IAMPolicy: "google.iam.v1.IAMPolicy",
+} as const;
+
+export type ServiceName = keyof typeof SERVICES;
+
+interface MethodJson {
+  requestType: string;
+  responseType: string;
+  requestStream?: boolean;
+  responseStream?: boolean;
+  options?: Record<string, unknown>;
+}
+
+/** The descriptor's entry for a service: its methods with their options (google.api.http …). */
+export function serviceMethods(service: ServiceName): Record<string, MethodJson> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let node: any = descriptor;
+  for (const part of SERVICES[service].split(".")) node = node.nested[part];
+  return node.methods;
+}

@@ -1,0 +1,57 @@
+/** google.pubsub.v1.Subscriber's unary RPCs; StreamingPull is the table's openStream. */
+import type { Broker } from "../core/broker.ts";
+import { deliveryBatch, type DeliveryBatch } from "../core/delivery-batch.ts";
+import { subscriptionFromProto, subscriptionToProto } from "./convert.ts";
+import type { CallContext, ProtoObject, UnaryRpc } from "./table.ts";
+
+const EMPTY = Object.freeze({});
+
+export interface AckRequest {
+  subscription: string;
+  ackIds?: string[];
+}
+
+export interface ModAckRequest extends AckRequest {
+  ackDeadlineSeconds?: number;
+}
+
+export interface PullRequest {
+  subscription: string;
+  maxMessages?: number;
+  returnImmediately?: boolean;
+}
+
+export function subscriberRpcs(broker: Broker): Record<string, UnaryRpc> {
+  return {
+    CreateSubscription: (req: ProtoObject) => subscriptionToProto(broker.createSubscription(subscriptionFromProto(req))),
+    GetSubscription: (req: ProtoObject) => subscriptionToProto(broker.getSubscription(req.subscription)),
+    UpdateSubscription: (req: ProtoObject) =>
+      subscriptionToProto(broker.updateSubscription(subscriptionFromProto(req.subscription), req.updateMask?.paths ?? [])),
+    ListSubscriptions: (req: ProtoObject) => {
+      const page = broker.listSubscriptions(req.project, req.pageSize, req.pageToken);
+      return { subscriptions: page.items.map(subscriptionToProto), nextPageToken: page.nextPageToken };
+    },
+    DeleteSubscription: (req: ProtoObject) => {
+      broker.deleteSubscription(req.subscription);
+      return EMPTY;
+    },
+    ModifyAckDeadline: (req: ModAckRequest) => {
+      broker.modifyAckDeadline(req.subscription, req.ackIds ?? [], req.ackDeadlineSeconds ?? 0);
+      return EMPTY;
+    },
+    Acknowledge: (req: AckRequest) => {
+      broker.acknowledge(req.subscription, req.ackIds ?? []);
+      return EMPTY;
+    },
+    Pull: (req: PullRequest, ctx: CallContext): Promise<DeliveryBatch> => {
+      const handle = broker.pull(req.subscription, req.maxMessages ?? 0, !!req.returnImmediately);
+      const sub = broker.subscription(req.subscription);
+      ctx.onCancel(handle.cancel);
+      return handle.result.then((deliveries) => deliveryBatch(sub.config, deliveries, false));
+    },
+    ModifyPushConfig: (req: ProtoObject) => {
+      broker.modifyPushConfig(req.subscription, req.pushConfig ?? undefined);
+      return EMPTY;
+    },
+  };
+}

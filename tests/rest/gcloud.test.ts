@@ -1,0 +1,85 @@
+/**
+ * The real `gcloud pubsub` CLI against the emulator's REST API: create, list, publish, pull with
+ * --auto-ack, delete. gcloud must be installed (.ci/run installs it); a missing binary fails here.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
+
+const RUN_TIMEOUT_MS = 60_000;
+let emu: TestEmulator;
+let config: string;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  config = mkdtempSync(join(tmpdir(), "gcloud-config-"));
+});
+afterAll(async () => {
+  await emu?.close();
+  if (config) rmSync(config, { recursive: true, force: true });
+});
+
+/** Runs `gcloud pubsub …`; resolves with its stdout, rejects with its stderr on failure or after a minute. */
+async function gcloud(...args: string[]): Promise<string> {
+  const proc = Bun.spawn(["gcloud", "pubsub", ...args], {
+    env: {
+      ...process.env,
+      CLOUDSDK_CONFIG: config,
+      CLOUDSDK_CORE_PROJECT: PROJECT,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_PUBSUB: `http://${emu.endpoint}/`,
+      CLOUDSDK_AUTH_DISABLE_CREDENTIALS: "true",
+      CLOUDSDK_CORE_DISABLE_PROMPTS: "1",
+      CLOUDSDK_CORE_DISABLE_USAGE_REPORTING: "true",
+      CLOUDSDK_COMPONENT_MANAGER_DISABLE_UPDATE_CHECK: "true",
+      CLOUDSDK_SURVEY_DISABLE_PROMPTS: "true",
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const timer = setTimeout(() => proc.kill(), RUN_TIMEOUT_MS);
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`gcloud pubsub ${args.join(" ")} exited ${code}: ${err}`);
+  return out;
+}
+
+test("gcloud is installed (CI installs it; nothing here is skipped)", () => {
+  expect(Bun.which("gcloud")).not.toBeNull();
+});
+
+test(
+  "a gcloud pubsub session: create, list, publish, pull --auto-ack, delete",
+  async () => {
+    const topic = unique("gc-topic");
+    const sub = unique("gc-sub");
+    await gcloud("topics", "create", topic);
+    await gcloud("subscriptions", "create", sub, "--topic", topic, "--ack-deadline", "30");
+
+    const topics = JSON.parse(await gcloud("topics", "list", "--format=json")) as { name: string }[];
+    expect(topics.map((t) => t.name)).toContain(`projects/${PROJECT}/topics/${topic}`);
+    const described = JSON.parse(await gcloud("subscriptions", "describe", sub, "--format=json"));
+    expect(described).toMatchObject({ topic: `projects/${PROJECT}/topics/${topic}`, ackDeadlineSeconds: 30 });
+
+    const published = JSON.parse(await gcloud("topics", "publish", topic, "--message", "hello gcloud", "--attribute", "k=v,team=a", "--format=json"));
+    expect(published.messageIds).toHaveLength(1);
+
+    const pulled = JSON.parse(await gcloud("subscriptions", "pull", sub, "--auto-ack", "--limit", "5", "--format=json")) as {
+      ackStatus?: string;
+      message: { data: string; attributes: Record<string, string>; messageId: string };
+    }[];
+    expect(pulled).toHaveLength(1);
+    expect(Buffer.from(pulled[0].message.data, "base64").toString()).toBe("hello gcloud");
+    expect(pulled[0].message.attributes).toEqual({ k: "v", team: "a" });
+    expect(pulled[0].message.messageId).toBe(published.messageIds[0]);
+    // --auto-ack acknowledged it: nothing is left to deliver.
+    expect(JSON.parse(await gcloud("subscriptions", "pull", sub, "--auto-ack", "--format=json"))).toEqual([]);
+
+    await gcloud("subscriptions", "delete", sub);
+    await gcloud("topics", "delete", topic);
+    const after = JSON.parse(await gcloud("topics", "list", "--format=json")) as { name: string }[];
+    expect(after.map((t) => t.name)).not.toContain(`projects/${PROJECT}/topics/${topic}`);
+  },
+  5 * RUN_TIMEOUT_MS,
+);
