@@ -22,6 +22,10 @@ export interface Config {
   clock: "system" | "manual";
   /** Messages whose history (deliveries, acks, nacks, expiries) the operator API keeps; 0 = off. */
   messageHistory: number;
+  /** Memory budget in bytes; 0 = a share of the cgroup limit or physical memory (src/memory-limit.ts). */
+  maxMemory: number;
+  /** Most time a connection may take to send its preface, or an HTTP request its headers. */
+  handshakeTimeoutMs: number;
 }
 
 export interface Option {
@@ -53,6 +57,15 @@ const LOG_LEVELS = new Map<string, Level>([
   ["silent", "silent"],
   ["none", "silent"],
 ]);
+
+/** A size in bytes: a plain integer, or with K, M, G (binary: 1K = 1024), optionally KB/KiB; 0 = the default. */
+const size = (flag: string, min: number) => (v: string) => {
+  const m = /^(\d+(?:\.\d+)?)\s*(?:([KMG])(?:i?B)?)?$/i.exec(v.trim());
+  const n = m ? Number(m[1]) * 1024 ** (m[2] ? "KMG".indexOf(m[2].toUpperCase()) + 1 : 0) : NaN;
+  if (n === 0) return 0;
+  if (!(n >= min)) throw new Error(`${flag} must be 0 or a size of at least ${min / 2 ** 20} MB, like 512M or 2G (got "${v}")`);
+  return Math.floor(n);
+};
 
 export const OPTIONS: Option[] = [
   {
@@ -152,6 +165,20 @@ export const OPTIONS: Option[] = [
     help: "keep the history of the last N messages for GET /emulator/v1/messages/ID; 0 = off",
     apply: (c, v) => (c.messageHistory = int("--message-history", 0, 1_000_000)(v)),
   },
+  {
+    flag: "--max-memory",
+    env: "PUBSUB_MAX_MEMORY",
+    default: "0",
+    help: "memory budget, like 512M or 2G: past it Publish answers RESOURCE_EXHAUSTED; 0 = 75% of the container's limit, else 50% of RAM",
+    apply: (c, v) => (c.maxMemory = size("--max-memory", 16 * 2 ** 20)(v)),
+  },
+  {
+    flag: "--handshake-timeout-ms",
+    env: "PUBSUB_HANDSHAKE_TIMEOUT_MS",
+    default: "5000",
+    help: "a connection that has not sent its HTTP/2 preface, or an HTTP request its headers, by then is closed",
+    apply: (c, v) => (c.handshakeTimeoutMs = int("--handshake-timeout-ms", 100, 600_000)(v)),
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -168,6 +195,8 @@ export const DEFAULTS: Config = {
   provision: [],
   clock: "system",
   messageHistory: 0,
+  maxMemory: 0,
+  handshakeTimeoutMs: 5000,
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */

@@ -16,6 +16,11 @@ import { listen } from "./listener.ts";
 import { HttpPushSender } from "./push/http-sender.ts";
 import { OidcSigner } from "./push/oidc.ts";
 import { SwitchableClock } from "./switchable-clock.ts";
+import { MemoryBudget } from "./core/memory-budget.ts";
+import { collectGarbage, defaultMaxMemory, processRss } from "./memory-limit.ts";
+
+/** How long stop() lets calls in flight finish before closing every connection. */
+const SHUTDOWN_GRACE_MS = 5000;
 
 export interface Emulator {
   readonly port: number;
@@ -30,12 +35,14 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const c = { ...DEFAULTS, ...config };
   const clock = new SwitchableClock(c.clock);
   const signer = new OidcSigner(() => clock.now());
+  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage });
   const broker = new Broker({
     clock,
     maxMessagesPerResponse: c.maxMessagesPerResponse,
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
+    memory,
   });
   prepare?.(broker);
   // Metrics count from the start, so /metrics counters cover every message.
@@ -47,7 +54,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const rest = restHandler(table);
-  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks() });
+  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe() });
   // REST/JSON under /v1/, as on pubsub.googleapis.com; health, metrics and the operator API beside it.
   const hosts = new Set([c.host.toLowerCase()]);
   const http: RequestListener = (req, res) => {
@@ -57,7 +64,11 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     if (refusal) return sendError(res, 403, refusal, "PERMISSION_DENIED");
     rest(req, res);
   };
-  const listener = await listen(c.host, c.port, createGrpcServer(table), http);
+  const listener = await listen(c.host, c.port, createGrpcServer(table), http, {
+    handshakeTimeoutMs: c.handshakeTimeoutMs,
+    shutdownGraceMs: SHUTDOWN_GRACE_MS,
+    onClosing: () => broker.shutdown(),
+  });
   const stop = async () => {
     broker.stopPush();
     await listener.close();

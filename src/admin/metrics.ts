@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Broker } from "../core/broker.ts";
+import { internalErrorCount } from "../internal-errors.ts";
 import type { Counters } from "./counters.ts";
 import type { Router } from "./router.ts";
 import { subscriptionStats, topicStats, type SubscriptionStats, type TopicStats } from "./stats.ts";
@@ -13,8 +14,8 @@ import { subscriptionStats, topicStats, type SubscriptionStats, type TopicStats 
 export const MAX_LABELLED = 5000;
 export const OTHER = "_other";
 
-/** The memory budget's state, when the emulator runs with one (a hook for --max-memory). */
-export type MemoryBudgetProbe = () => { limitBytes: number; usedBytes: number } | null;
+/** The memory budget's state (--max-memory): held message bytes against their limit, refusals. */
+export type MemoryBudgetProbe = () => { limitBytes: number; usedBytes: number; heldLimitBytes: number; publishesRefused: number } | null;
 
 export interface MetricsDeps {
   broker: Broker;
@@ -37,6 +38,7 @@ export function metricsJson(deps: MetricsDeps) {
     uptimeSeconds: (Date.now() - started) / 1000,
     bunVersion: process.versions.bun ?? null,
     memoryBudget: deps.memoryBudget?.() ?? null,
+    internalErrors: internalErrorCount(),
     ...deps.broker.stats(),
   };
 }
@@ -124,7 +126,7 @@ export function prometheus(deps: MetricsDeps): string {
   return w.lines.join("\n") + "\n";
 }
 
-function processFamilies(w: Writer, budget: { limitBytes: number; usedBytes: number } | null): void {
+function processFamilies(w: Writer, budget: ReturnType<MemoryBudgetProbe>): void {
   const mem = process.memoryUsage();
   const cpu = process.cpuUsage();
   w.family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
@@ -135,11 +137,17 @@ function processFamilies(w: Writer, budget: { limitBytes: number; usedBytes: num
   w.sample("process_cpu_seconds_total", {}, (cpu.user + cpu.system) / 1e6);
   w.family("process_start_time_seconds", "gauge", "Start time of the process since the epoch, in seconds.");
   w.sample("process_start_time_seconds", {}, Math.floor(started / 1000));
+  w.family("pubsub_emulator_internal_errors_total", "counter", "Errors no rule caught (each is a bug), answered INTERNAL.");
+  w.sample("pubsub_emulator_internal_errors_total", {}, internalErrorCount());
   if (!budget) return;
   w.family("pubsub_emulator_memory_budget_bytes", "gauge", "The memory budget (--max-memory).");
   w.sample("pubsub_emulator_memory_budget_bytes", {}, budget.limitBytes);
-  w.family("pubsub_emulator_memory_budget_used_bytes", "gauge", "Bytes counted against the memory budget.");
+  w.family("pubsub_emulator_memory_budget_used_bytes", "gauge", "Bytes of held messages counted against the memory budget.");
   w.sample("pubsub_emulator_memory_budget_used_bytes", {}, budget.usedBytes);
+  w.family("pubsub_emulator_memory_budget_held_limit_bytes", "gauge", "Past this many held bytes, Publish is refused (half the budget).");
+  w.sample("pubsub_emulator_memory_budget_held_limit_bytes", {}, budget.heldLimitBytes);
+  w.family("pubsub_emulator_publishes_refused_total", "counter", "Publish requests refused with RESOURCE_EXHAUSTED by the memory budget.");
+  w.sample("pubsub_emulator_publishes_refused_total", {}, budget.publishesRefused);
 }
 
 function capTopics(all: TopicStats[]): TopicStats[] {

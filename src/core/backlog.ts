@@ -14,6 +14,8 @@ export interface Entry {
   readonly seq: number;
   /** Deliveries so far. */
   attempts: number;
+  /** Bytes accounted against the memory budget while the subscription holds it. */
+  readonly cost: number;
   lease: Lease | null;
   keyQueue: KeyQueue | null;
 }

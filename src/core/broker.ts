@@ -10,6 +10,7 @@ import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
 import { IamPolicies } from "./iam.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
+import { MemoryBudget } from "./memory-budget.ts";
 import type { Delivery, MessageInput, StoredMessage } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { paginate, type Page } from "./paging.ts";
@@ -30,6 +31,8 @@ export interface BrokerOptions {
   fillWaitMs?: number;
   /** How long a Pull without return_immediately waits for messages before answering empty. */
   pullWaitMs?: number;
+  /** Held messages are accounted here, and Publish refused past it (default: no budget). */
+  memory?: MemoryBudget;
   /** How push subscriptions send; without it they hold their messages (core tests). */
   push?: { sender: PushSender; options?: Partial<PushOptions> };
 }
@@ -45,8 +48,11 @@ export class Broker {
   readonly maxMessagesPerResponse: number;
   private readonly fillWaitMs: number;
   private readonly pullWaitMs: number;
+  readonly memory: MemoryBudget;
   private topics = new Map<string, Topic>();
   private subs = new Map<string, Subscription>();
+  /** Set by shutdown(): what every new stream or Pull is answered. */
+  private closing: PubSubError | null = null;
   private topicSchemas: TopicSchemas;
   private push: PushDeliveries;
   readonly schemas: SchemaRegistry;
@@ -55,6 +61,7 @@ export class Broker {
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
+    this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
@@ -132,6 +139,9 @@ export class Broker {
   publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
     const topic = this.topic(topicName);
     const sizes = checkPublish(messages, requestBytes);
+    let bytes = 0;
+    for (const s of sizes) bytes += s;
+    this.memory.admit(sizes.length, bytes);
     return topic.publish(this.topicSchemas.apply(topicName, messages), sizes, this.clock.now());
   }
 
@@ -147,7 +157,8 @@ export class Broker {
     const matches = compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
     if (topic.config.messageRetentionDuration) config.topicMessageRetentionDuration = topic.config.messageRetentionDuration;
-    const sub = new Subscription(config, this.clock, { deadLetter: (s, m) => this.deadLetter(s, m) }, this.fillWaitMs);
+    const hooks = { deadLetter: (s: Subscription, m: StoredMessage) => this.deadLetter(s, m), budget: this.memory };
+    const sub = new Subscription(config, this.clock, hooks, this.fillWaitMs);
     sub.matches = matches;
     sub.observer = this.events;
     this.subs.set(sub.name, sub);
@@ -198,6 +209,12 @@ export class Broker {
     this.setConfig(sub, { ...sub.config, detached: true });
     this.push.detach(sub);
     sub.close(failedPrecondition(`Subscription ${name} is detached.`));
+  }
+
+  /** Ends every stream and waiting Pull with UNAVAILABLE (what clients retry on); new ones get it too. */
+  shutdown(): void {
+    this.closing = new PubSubError("UNAVAILABLE", "The emulator is shutting down.");
+    for (const sub of this.subs.values()) sub.close(this.closing);
   }
 
   /** Stops push delivery (the server is stopping): no new requests, no backoff timers left. */
@@ -255,6 +272,7 @@ export class Broker {
    * publish (return_immediately answers at once, empty or not).
    */
   pull(subName: string, maxMessages: number, returnImmediately = false): PullHandle {
+    if (this.closing) throw this.closing;
     const sub = this.pullable(subName);
     if (!Number.isInteger(maxMessages) || maxMessages <= 0) {
       throw new PubSubError("INVALID_ARGUMENT", `Invalid max_messages: ${maxMessages}. It must be a positive integer.`);
@@ -306,6 +324,7 @@ export class Broker {
 
   /** A streaming consumer for a subscription; the caller adds it, and removes it when the stream ends. */
   streamConsumer(subName: string, o: Omit<ConsumerOptions, "maxBatch">): { sub: Subscription; consumer: Consumer } {
+    if (this.closing) throw this.closing;
     const sub = this.pullable(subName);
     return { sub, consumer: new Consumer({ ...o, maxBatch: this.maxMessagesPerResponse }) };
   }

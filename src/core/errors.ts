@@ -1,4 +1,6 @@
 /** The one error type of the core. Transports map `code` to their own status in one place each. */
+import { boundMessage, echo } from "./bounded.ts";
+
 export type ErrorCode =
   | "INVALID_ARGUMENT"
   | "NOT_FOUND"
@@ -27,13 +29,29 @@ export type ErrorDetail =
   | { kind: "RetryInfo"; retryDelayMs: number };
 
 export class PubSubError extends Error {
+  readonly details: readonly ErrorDetail[];
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: readonly ErrorDetail[] = [],
+    details: readonly ErrorDetail[] = [],
   ) {
-    super(message);
+    // Bounded here so no transport is ever handed a message it cannot carry.
+    super(boundMessage(message));
     this.name = "PubSubError";
+    this.details = details.map(boundDetail);
+  }
+}
+
+/** Detail strings echo client input as messages do: each is cut the same way. */
+function boundDetail(d: ErrorDetail): ErrorDetail {
+  switch (d.kind) {
+    case "BadRequest":
+      return { ...d, fieldViolations: d.fieldViolations.map((v) => ({ field: echo(v.field, 256), description: boundMessage(v.description, 1024) })) };
+    case "ErrorInfo":
+      return { ...d, reason: echo(d.reason), domain: echo(d.domain), metadata: d.metadata.map(([k, v]) => [echo(k), echo(v, 300)] as const) };
+    default:
+      return d;
   }
 }
 
@@ -41,9 +59,9 @@ export const invalid = (message: string) => new PubSubError("INVALID_ARGUMENT", 
 export const failedPrecondition = (message: string) => new PubSubError("FAILED_PRECONDITION", message);
 /** Wording of the real service, which clients and people grep for. */
 export const notFound = (resource: string) =>
-  new PubSubError("NOT_FOUND", `Resource not found (resource=${resource}).`);
+  new PubSubError("NOT_FOUND", `Resource not found (resource=${echo(resource, 300)}).`);
 export const alreadyExists = (resource: string) =>
-  new PubSubError("ALREADY_EXISTS", `Resource already exists in the project (resource=${resource}).`);
+  new PubSubError("ALREADY_EXISTS", `Resource already exists in the project (resource=${echo(resource, 300)}).`);
 
 /** Client strings in error messages are cut, so an error never grows with the request. */
-export const bounded = (s: string, max = 200) => (s.length > max ? `${s.slice(0, max)}…` : s);
+export const bounded = (s: string, max = 200) => echo(s, max);

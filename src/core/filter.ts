@@ -4,6 +4,7 @@
  * may not be mixed at one level without parentheses. A filter that does not parse is
  * INVALID_ARGUMENT naming `filter`.
  */
+import { echo } from "./bounded.ts";
 import { invalid } from "./errors.ts";
 import type { StoredMessage } from "./message.ts";
 
@@ -27,7 +28,7 @@ function tokenize(src: string): string[] {
   return out;
 }
 
-const bad = (src: string, why: string) => invalid(`Invalid filter (filter=${src}): ${why}.`);
+const bad = (src: string, why: string) => invalid(`Invalid filter (filter=${echo(src, 300)}): ${why}.`);
 
 class Parser {
   private i = 0;
@@ -109,7 +110,7 @@ class Parser {
 
   private key(): string {
     const tok = this.take();
-    if (tok.startsWith('"')) return JSON.parse(tok) as string;
+    if (tok.startsWith('"')) return unquote(tok, this.src);
     if (!/^[A-Za-z_]/.test(tok)) throw bad(this.src, `"${tok}" is not an attribute key`);
     return tok;
   }
@@ -117,8 +118,33 @@ class Parser {
   private string(): string {
     const tok = this.take();
     if (!tok.startsWith('"')) throw bad(this.src, `expected a quoted string but found "${tok}"`);
-    return JSON.parse(tok) as string;
+    return unquote(tok, this.src);
   }
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+/**
+ * The value of a quoted string token. Escapes are JSON's; an unknown escape, or a raw control
+ * character (NUL included) inside the quotes, does not parse.
+ */
+function unquote(tok: string, src: string): string {
+  let out = "";
+  for (let i = 1; i < tok.length - 1; i++) {
+    const c = tok[i];
+    if (c.charCodeAt(0) < 0x20 || c === "\x7f") throw bad(src, "a quoted string may not contain control characters; escape them");
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const e = tok[++i];
+    if (e === "u" && /^[0-9A-Fa-f]{4}$/.test(tok.slice(i + 1, i + 5))) {
+      out += String.fromCharCode(parseInt(tok.slice(i + 1, i + 5), 16));
+      i += 4;
+    } else if (Object.hasOwn(ESCAPES, e)) out += ESCAPES[e];
+    else throw bad(src, `invalid escape sequence "\\${e}" in a quoted string`);
+  }
+  return out;
 }
 
 /** Compiles a filter; the empty filter takes every message. */

@@ -1,4 +1,5 @@
 /** The real service's publish limits, checked with its status codes and wording. */
+import { echo } from "./bounded.ts";
 import { PubSubError, invalid } from "./errors.ts";
 import { byteLength, type MessageInput } from "./message.ts";
 
@@ -67,15 +68,18 @@ function checkMessage(m: MessageInput, index: number): number {
       const vl = byteLength(attrs[k]);
       if (kl > LIMITS.attributeKeyBytes) {
         throw invalid(
-          `The attribute "${k}" in the request has a key that is too long. The length is ${kl} characters, but the maximum allowed is ${LIMITS.attributeKeyBytes}. ${QUOTAS}`,
+          `The attribute "${echo(k)}" in the request has a key that is too long. The length is ${kl} characters, but the maximum allowed is ${LIMITS.attributeKeyBytes}. ${QUOTAS}`,
         );
       }
       if (vl > LIMITS.attributeValueBytes) {
         throw invalid(
-          `The attribute "${k}" in the request has a value that is too long. The length is ${vl} characters, but the maximum allowed is ${LIMITS.attributeValueBytes}. ${QUOTAS}`,
+          `The attribute "${echo(k)}" in the request has a value that is too long. The length is ${vl} characters, but the maximum allowed is ${LIMITS.attributeValueBytes}. ${QUOTAS}`,
         );
       }
       if (kl === 0) throw invalid(`messages[${index}].attributes has an empty key; attribute keys must be non-empty.`);
+      if (!unicode(k, kl) || !unicode(attrs[k], vl)) {
+        throw invalid(`The attribute "${echo(k)}" in messages[${index}] is not valid Unicode (a lone surrogate); attributes must be UTF-8.`);
+      }
       size += kl + vl;
     }
   }
@@ -95,6 +99,7 @@ function checkMessage(m: MessageInput, index: number): number {
   const key = m.orderingKey;
   if (key) {
     const kl = byteLength(key);
+    if (!unicode(key, kl)) throw invalid(`messages[${index}].ordering_key is not valid Unicode (a lone surrogate); it must be UTF-8.`);
     if (kl > LIMITS.orderingKeyBytes) {
       throw invalid(
         `messages[${index}].ordering_key is ${kl} bytes, but the maximum allowed is ${LIMITS.orderingKeyBytes}.`,
@@ -104,6 +109,12 @@ function checkMessage(m: MessageInput, index: number): number {
   }
   return size;
 }
+
+/**
+ * gRPC strings arrive checked as UTF-8; JSON ones can carry an escaped lone surrogate, which has
+ * no UTF-8 form. Only a string with non-ASCII characters (more bytes than units) can.
+ */
+const unicode = (s: string, bytes: number) => bytes === s.length || s.isWellFormed();
 
 /** INVALID_ARGUMENT carrying a google.rpc.BadRequest that names the field, for clients that read details. */
 const invalidField = (field: string, message: string) =>

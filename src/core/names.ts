@@ -1,4 +1,5 @@
 /** Resource names and their validation, as the real service checks them. */
+import { echo } from "./bounded.ts";
 import { invalid } from "./errors.ts";
 
 export type Collection = "topics" | "subscriptions" | "snapshots" | "schemas";
@@ -34,13 +35,13 @@ export function parseName(name: string | undefined, collection: Collection, fiel
 export function parseProject(name: string | undefined, field = "project"): string {
   const parts = (name ?? "").split("/");
   if (parts.length !== 2 || parts[0] !== "projects" || !PROJECT.test(parts[1])) {
-    throw invalid(`Invalid ${field}: expected projects/{project} (${field}=${name ?? ""}).`);
+    throw invalid(`Invalid ${field}: expected projects/{project} (${field}=${echo(name ?? "", 300)}).`);
   }
   return parts[1];
 }
 
 function invalidName(name: string, field: string, why: string) {
-  return invalid(`Invalid resource name given (${field}=${name}): ${why}.`);
+  return invalid(`Invalid resource name given (${field}=${echo(name, 300)}): ${why}.`);
 }
 
 /** The topic name a subscription reports once its topic was deleted. */

@@ -1,4 +1,5 @@
 /** Page tokens are opaque to clients; ours are the base64 of the last name of the previous page (names are ASCII). */
+import { echo } from "./bounded.ts";
 import { invalid } from "./errors.ts";
 
 export interface Page<T> {
@@ -18,7 +19,7 @@ export function paginate<T>(items: T[], nameOf: (t: T) => string, pageSize = 0, 
     } catch {
       after = "";
     }
-    if (!after.startsWith("projects/")) throw invalid(`Invalid page_token: ${pageToken}.`);
+    if (!after.startsWith("projects/")) throw invalid(`Invalid page_token: ${echo(pageToken)}.`);
   }
   const sorted = items.map((t) => [nameOf(t), t] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   let start = 0;

@@ -1,44 +1,67 @@
 /** Validation and defaults of topic and subscription resources, as the real service applies them. */
+import { echo } from "./bounded.ts";
 import { invalid } from "./errors.ts";
 import { LIMITS, checkAckDeadline } from "./limits.ts";
 import { byteLength } from "./message.ts";
+import { dict } from "./safe-keys.ts";
 import type { MaskRules } from "./field-mask.ts";
 import { DAY, MINUTE, SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource, type TopicResource } from "./resources.ts";
 
 const MIN_RETENTION = 10 * MINUTE;
 const MAX_RETENTION = 31 * DAY;
 
+/** Top-level fields, plus `field.sub_field` for the sub-fields named (masks never reach map keys). */
+function maskPaths(top: readonly string[], nested: Readonly<Record<string, readonly string[]>>): Set<string> {
+  const out = new Set(top);
+  for (const [field, subs] of Object.entries(nested)) for (const sub of subs) out.add(`${field}.${sub}`);
+  return out;
+}
+
 export const TOPIC_MASK: MaskRules = {
   kind: "Topic",
-  mutable: new Set([
-    "labels",
-    "message_storage_policy",
-    "kms_key_name",
-    "schema_settings",
-    "message_retention_duration",
-    "ingestion_data_source_settings",
-    "message_transforms",
-  ]),
+  mutable: maskPaths(
+    [
+      "labels",
+      "message_storage_policy",
+      "kms_key_name",
+      "schema_settings",
+      "message_retention_duration",
+      "ingestion_data_source_settings",
+      "message_transforms",
+    ],
+    {
+      message_storage_policy: ["allowed_persistence_regions", "enforce_in_transit"],
+      schema_settings: ["schema", "encoding", "first_revision_id", "last_revision_id"],
+    },
+  ),
   immutable: new Set(["name", "satisfies_pzs", "state", "tags"]),
 };
 
 export const SUBSCRIPTION_MASK: MaskRules = {
   kind: "Subscription",
-  mutable: new Set([
-    "push_config",
-    "bigquery_config",
-    "cloud_storage_config",
-    "bigtable_config",
-    "ack_deadline_seconds",
-    "retain_acked_messages",
-    "message_retention_duration",
-    "labels",
-    "expiration_policy",
-    "dead_letter_policy",
-    "retry_policy",
-    "enable_exactly_once_delivery",
-    "message_transforms",
-  ]),
+  mutable: maskPaths(
+    [
+      "push_config",
+      "bigquery_config",
+      "cloud_storage_config",
+      "bigtable_config",
+      "ack_deadline_seconds",
+      "retain_acked_messages",
+      "message_retention_duration",
+      "labels",
+      "expiration_policy",
+      "dead_letter_policy",
+      "retry_policy",
+      "enable_exactly_once_delivery",
+      "message_transforms",
+    ],
+    {
+      push_config: ["push_endpoint", "attributes", "oidc_token", "pubsub_wrapper", "no_wrapper"],
+      expiration_policy: ["ttl"],
+      dead_letter_policy: ["dead_letter_topic", "max_delivery_attempts"],
+      retry_policy: ["minimum_backoff", "maximum_backoff"],
+    },
+  ),
   immutable: new Set([
     "name",
     "topic",
@@ -52,17 +75,18 @@ export const SUBSCRIPTION_MASK: MaskRules = {
   ]),
 };
 
+/** Labels as the real service checks them; the result has no prototype, so every key is data. */
 export function checkLabels(labels: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = dict();
   if (!labels) return out;
   const entries = Object.entries(labels);
   if (entries.length > 64) throw invalid(`labels has ${entries.length} entries, but the maximum allowed is 64.`);
   for (const [k, v] of entries) {
     if (!/^[\p{Ll}][\p{Ll}\p{N}_-]{0,62}$/u.test(k)) {
-      throw invalid(`Invalid label key "${k}": keys must be 1-63 characters, start with a lowercase letter, and contain only lowercase letters, digits, _ and -.`);
+      throw invalid(`Invalid label key "${echo(k)}": keys must be 1-63 characters, start with a lowercase letter, and contain only lowercase letters, digits, _ and -.`);
     }
-    if (!/^[\p{Ll}\p{N}_-]{0,63}$/u.test(v)) {
-      throw invalid(`Invalid value for label "${k}": values must be at most 63 lowercase letters, digits, _ or -.`);
+    if (typeof v !== "string" || !/^[\p{Ll}\p{N}_-]{0,63}$/u.test(v)) {
+      throw invalid(`Invalid value for label "${echo(k)}": values must be at most 63 lowercase letters, digits, _ or -.`);
     }
     out[k] = v;
   }

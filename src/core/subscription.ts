@@ -9,6 +9,7 @@ import { Consumer } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
 import type { BrokerObserver } from "./events.ts";
 import { LIMITS } from "./limits.ts";
+import type { MemoryBudget } from "./memory-budget.ts";
 import type { HeapEntry } from "./heap.ts";
 import type { Delivery, StoredMessage } from "./message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
@@ -25,6 +26,8 @@ interface Delayed extends HeapEntry {
 export interface SubscriptionHooks {
   /** Forwards a message that ran out of delivery attempts; true when it was accepted. */
   deadLetter(sub: Subscription, msg: StoredMessage): boolean;
+  /** Told of every message held and let go. */
+  budget?: MemoryBudget;
 }
 
 export class Subscription {
@@ -38,6 +41,8 @@ export class Subscription {
   private dispatching = false;
   private again = false;
   private fillTimer: unknown = null;
+  /** Bytes this subscription accounts against the memory budget (every entry it holds). */
+  private heldCost = 0;
   /** Set by the broker: false when a filter rejects the message. */
   matches: (msg: StoredMessage) => boolean = () => true;
   observer: BrokerObserver | null = null;
@@ -72,8 +77,11 @@ export class Subscription {
     return { waiting: b.entries(), oldest: b.oldest(), leases: this.leases.values(), consumers: this.consumers };
   }
 
-  enqueue(msg: StoredMessage): void {
-    this.backlog.add({ msg, seq: this.seq++, attempts: 0, lease: null, keyQueue: null });
+  /** Holds a message; `cost` is what it is accounted as against the memory budget. */
+  enqueue(msg: StoredMessage, cost = 0): void {
+    this.backlog.add({ msg, seq: this.seq++, attempts: 0, lease: null, keyQueue: null, cost });
+    this.heldCost += cost;
+    this.hooks.budget?.stored(cost);
   }
 
   /** After a publish: deliver now, or after the fill wait when fewer than a full response wait. */
@@ -115,6 +123,7 @@ export class Subscription {
       if (!lease) continue;
       this.endLease(lease);
       this.backlog.settled(lease.entry);
+      this.letGo(lease.entry);
       this.observer?.acked(this.name, lease.entry.msg, id);
       done.push(id);
     }
@@ -153,6 +162,8 @@ export class Subscription {
     this.leases.clear();
     this.backlog.clear();
     if (this.fillTimer !== null) this.clock.cancel(this.fillTimer);
+    this.hooks.budget?.freed(this.heldCost);
+    this.heldCost = 0;
   }
 
   dispatch(): void {
@@ -215,6 +226,7 @@ export class Subscription {
       if (!e) break;
       if (e.msg.publishTime + retention < now) {
         this.backlog.drop(e);
+        this.letGo(e);
         continue;
       }
       const size = e.msg.size;
@@ -269,12 +281,19 @@ export class Subscription {
     const dl = this.config.deadLetterPolicy;
     if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.hooks.deadLetter(this, entry.msg)) {
       this.backlog.drop(entry);
+      this.letGo(entry);
       return;
     }
     const notBefore = now + this.backoff(entry.attempts);
     const later = this.backlog.returnEntry(entry, notBefore, now);
     for (const e of later) if (e.lease) this.endLease(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
+  }
+
+  /** The subscription no longer holds the entry (acked, expired by retention, dead-lettered). */
+  private letGo(entry: Entry): void {
+    this.heldCost -= entry.cost;
+    this.hooks.budget?.freed(entry.cost);
   }
 
   private backoff(attempts: number): number {

@@ -6,13 +6,21 @@ import { invalid } from "../core/errors.ts";
 
 const MALFORMED = Symbol("malformed");
 
+/** A decoding failure whose message is already the whole answer (it names the field). */
+export class BadField extends Error {}
+
+/** The real service rejects a `string` field that is not UTF-8 (protobufjs would decode it lossily). */
+export const invalidUtf8 = (field: string) =>
+  new BadField(`Invalid UTF-8 in the ${field} field: string fields must be valid UTF-8.`);
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function malformedSafe(decode: (b: Buffer) => any): (b: Buffer) => any {
   return (b) => {
     try {
       return decode(b);
     } catch (e) {
-      return { [MALFORMED]: (e as Error).message };
+      const why = e instanceof BadField ? e.message : `The request could not be decoded as a protocol buffer: ${(e as Error).message}.`;
+      return { [MALFORMED]: why };
     }
   };
 }
@@ -20,5 +28,5 @@ export function malformedSafe(decode: (b: Buffer) => any): (b: Buffer) => any {
 /** Throws INVALID_ARGUMENT when the request did not decode. */
 export function checkDecoded(req: unknown): void {
   const why = (req as { [MALFORMED]?: string } | null)?.[MALFORMED];
-  if (why !== undefined) throw invalid(`The request could not be decoded as a protocol buffer: ${why}.`);
+  if (why !== undefined) throw invalid(why);
 }

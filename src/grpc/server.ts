@@ -14,6 +14,7 @@ import {
 import { unary } from "./handler.ts";
 import { services } from "./proto.ts";
 import { streamingPull } from "./streaming-pull.ts";
+import { checkUtf8, hasReplacementChar, requestType } from "./utf8-check.ts";
 
 /** Room for a 10 MB publish plus framing, so our validation answers instead of the transport's 4 MiB cap. */
 const MAX_MESSAGE = 64 * 1024 * 1024;
@@ -31,18 +32,32 @@ const CODECS: Partial<Record<ServiceName, Record<string, Codec>>> = {
   },
 };
 
-/** Hand-written codecs replace protobufjs on the hot path; every decoder is made malformed-safe. */
+/**
+ * Hand-written codecs replace protobufjs on the hot path; the protobufjs decoders get the UTF-8
+ * check the hand-written ones do inline; every decoder is made malformed-safe.
+ */
 function withCodecs(service: grpc.ServiceDefinition, codecs: Record<string, Codec>): grpc.ServiceDefinition {
   const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
   for (const [name, method] of Object.entries(service)) {
     const c = codecs[name] ?? {};
     out[name] = {
       ...method,
-      requestDeserialize: malformedSafe(c.requestDeserialize ?? method.requestDeserialize),
+      requestDeserialize: malformedSafe(c.requestDeserialize ?? utf8Checked(method)),
       responseSerialize: c.responseSerialize ?? method.responseSerialize,
     };
   }
   return out as grpc.ServiceDefinition;
+}
+
+function utf8Checked(method: grpc.MethodDefinition<unknown, unknown>): (b: Buffer) => unknown {
+  const [, service, name] = method.path.split("/");
+  let type: ReturnType<typeof requestType> | null = null;
+  return (b) => {
+    const req = method.requestDeserialize(b);
+    // Bad bytes decode to U+FFFD: only a request holding one needs the exact check of its bytes.
+    if (hasReplacementChar(req, 0)) checkUtf8((type ??= requestType(service, name)), b);
+    return req;
+  };
 }
 
 function handlers(service: ServiceName, definition: grpc.ServiceDefinition, table: RpcTable): grpc.UntypedServiceImplementation {

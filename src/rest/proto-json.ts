@@ -17,7 +17,8 @@ const INVALID_PAYLOAD = "Invalid JSON payload received.";
 const ECHO = 64;
 
 export const echo = (v: unknown): string => {
-  const s = typeof v === "string" ? JSON.stringify(v) : String(JSON.stringify(v) ?? v);
+  // Lists and objects are named, never serialized: a client's nesting could be any depth or size.
+  const s = typeof v === "string" ? JSON.stringify(v.slice(0, ECHO + 1)) : Array.isArray(v) ? "[…]" : v !== null && typeof v === "object" ? "{…}" : String(v);
   return s.length > ECHO ? s.slice(0, ECHO) + "…" : s;
 };
 

@@ -4,7 +4,7 @@
  * details as proto3 JSON with their "@type". Anything that is not a PubSubError is a bug: INTERNAL.
  */
 import { PubSubError, type ErrorDetail } from "../core/errors.ts";
-import { log } from "../log.ts";
+import { reportInternal } from "../internal-errors.ts";
 import { formatDuration } from "./well-known.ts";
 
 /** HTTP status of each google.rpc.Code. */
@@ -56,7 +56,7 @@ export interface ErrorResponse {
 /** The HTTP status and body for a thrown error. */
 export function errorResponse(err: unknown): ErrorResponse {
   if (!(err instanceof PubSubError)) {
-    log.error("internal error", err);
+    reportInternal(err);
     err = new PubSubError("INTERNAL", `Internal error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 512));
   }
   const e = err as PubSubError;

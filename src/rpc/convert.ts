@@ -21,7 +21,8 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 function compact(o: Obj | null | undefined): Obj {
   const out: Obj = {};
   if (!o) return out;
-  for (const k in o) if (o[k] !== null && o[k] !== undefined) out[k] = o[k];
+  // Own keys only: a for..in would also walk whatever a prototype carries.
+  for (const k of Object.keys(o)) if (o[k] !== null && o[k] !== undefined) out[k] = o[k];
   return out;
 }
 

@@ -72,7 +72,7 @@ describe("cross-site protection", () => {
     const [sub] = await topic.createSubscription(unique("rest-guard-sub"));
     const detach = (headers: Record<string, string>) =>
       fetch(url(`/v1/${sub.name}:detach`), { method: "POST", headers, signal: AbortSignal.timeout(5000) });
-    for (const headers of [{ "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }]) {
+    for (const headers of [{ "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }] as Record<string, string>[]) {
       const res = await detach(headers);
       expect(res.status).toBe(403);
       expect((await res.json()).error.status).toBe("PERMISSION_DENIED");

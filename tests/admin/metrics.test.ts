@@ -73,8 +73,10 @@ describe("text format", () => {
 
   test("the memory budget is reported when the hook is given", () => {
     const { broker } = setup();
-    const text = prometheus({ broker, counters: new Counters(), memoryBudget: () => ({ limitBytes: 1000, usedBytes: 250 }) });
+    const text = prometheus({ broker, counters: new Counters(), memoryBudget: () => ({ limitBytes: 1000, usedBytes: 250, heldLimitBytes: 500, publishesRefused: 3 }) });
     expect(text).toMatch(/^pubsub_emulator_memory_budget_bytes 1000$/m);
     expect(text).toMatch(/^pubsub_emulator_memory_budget_used_bytes 250$/m);
+    expect(text).toMatch(/^pubsub_emulator_memory_budget_held_limit_bytes 500$/m);
+    expect(text).toMatch(/^pubsub_emulator_publishes_refused_total 3$/m);
   });
 });

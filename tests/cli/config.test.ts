@@ -16,6 +16,8 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--data-dir": { value: "/var/lib/pubsub", expect: { dataDir: "/var/lib/pubsub" } },
   "--config": { value: "/etc/pubsub.yaml", expect: { configFile: "/etc/pubsub.yaml" } },
   "--provision": { value: "p,t1:s1", expect: { provision: ["p,t1:s1"] } },
+  "--max-memory": { value: "512M", expect: { maxMemory: 512 * 2 ** 20 } },
+  "--handshake-timeout-ms": { value: "1500", expect: { handshakeTimeoutMs: 1500 } },
 };
 
 const envName = (env: string) => env.replace("<N>", "1");
@@ -101,4 +103,12 @@ describe("bad values stop the start naming the flag", () => {
   test("in an env var too", () => {
     expect(() => loadConfig([], { PUBSUB_FILL_WAIT_MS: "-1" })).toThrow("--fill-wait-ms must be an integer from 0 to 10000");
   });
+});
+
+test("--max-memory takes sizes with binary suffixes, and refuses nonsense naming the flag", () => {
+  expect(loadConfig(["--max-memory", "2G"], {}).maxMemory).toBe(2 * 2 ** 30);
+  expect(loadConfig(["--max-memory", "1.5GiB"], {}).maxMemory).toBe(1.5 * 2 ** 30);
+  expect(loadConfig(["--max-memory", "100000000"], {}).maxMemory).toBe(100_000_000);
+  expect(loadConfig(["--max-memory", "0"], {}).maxMemory).toBe(0);
+  for (const bad of ["1x", "-5M", "1K"]) expect(() => loadConfig(["--max-memory", bad], {})).toThrow("--max-memory");
 });

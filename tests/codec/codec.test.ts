@@ -18,7 +18,7 @@ const stream = services.Subscriber.StreamingPull;
 const ack = services.Subscriber.Acknowledge;
 
 describe("publish", () => {
-  test("decodes what protobufjs encodes, slicing data", () => {
+  test("decodes what protobufjs encodes, copying small data out of the request", () => {
     const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
     const buf = pub.requestSerialize({
       topic: "projects/p/topics/tópico",
@@ -35,7 +35,40 @@ describe("publish", () => {
     expect(req.messages[0].attributes).toEqual({ "ключ": "значение", a: "" });
     expect(req.messages[0].orderingKey).toBe("k1");
     expect(req.messages[1]).toEqual({ attributes: { only: "attrs" } });
-    expect(req.messages[2].data!.buffer).toBe(buf.buffer);
+    // A held message must not keep the whole request alive.
+    expect(req.messages[2].data!.buffer).not.toBe(buf.buffer);
+    expect(req.messages[2].data!.buffer.byteLength).toBe(1);
+  });
+
+  test("data that is most of the request stays a slice of it (no copy of large messages)", () => {
+    const big = Buffer.alloc(100_000, 1);
+    const buf = Buffer.from(pub.requestSerialize({ topic: "projects/p/topics/t", messages: [{ data: big }] }));
+    const req = decodePublishRequest(buf);
+    expect(req.messages[0].data!.buffer).toBe(buf.buffer);
+    expect(Buffer.from(req.messages[0].data!).equals(big)).toBe(true);
+  });
+
+  test("an attribute named __proto__ or constructor is data, not a prototype", () => {
+    const buf = pub.requestSerialize({
+      topic: "projects/p/topics/t",
+      messages: [{ attributes: { ["__proto__"]: "p", constructor: "c", toString: "s" } }],
+    });
+    const attrs = decodePublishRequest(buf).messages[0].attributes!;
+    expect(Object.keys(attrs).sort()).toEqual(["__proto__", "constructor", "toString"]);
+    expect(attrs["__proto__"]).toBe("p");
+    expect(Object.getPrototypeOf(attrs)).toBe(null);
+  });
+
+  test("a string field that is not UTF-8 is refused naming the field; U+FFFD itself is fine", () => {
+    const field = (n: number, b: Buffer) => Buffer.concat([Buffer.from([(n << 3) | 2, b.length]), b]);
+    const bad = Buffer.from([0x61, 0xed, 0xa0, 0x80]); // an encoded surrogate
+    const entry = field(1, bad);
+    expect(() => decodePublishRequest(field(1, bad))).toThrow("topic");
+    expect(() => decodePublishRequest(field(2, field(2, entry)))).toThrow("messages.attributes");
+    expect(() => decodePublishRequest(field(2, field(5, Buffer.from([0xff]))))).toThrow("messages.ordering_key");
+    expect(() => decodeAcknowledgeRequest(field(2, Buffer.from([0xc0, 0x80])))).toThrow("ack_ids");
+    const ok = decodePublishRequest(field(1, Buffer.from("t\uFFFDx")));
+    expect(ok.topic).toBe("t\uFFFDx");
   });
 
   test("encodes ids protobufjs decodes", () => {

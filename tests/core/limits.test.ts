@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { LIMITS, checkPublish } from "../../src/core/limits.ts";
 import type { MessageInput } from "../../src/core/message.ts";
-import { bytes, caught, setup, topicAndSub } from "../helpers/core.ts";
+import { bytes, caught, makeTopic, setup, topicAndSub } from "../helpers/core.ts";
 
 const one = (m: MessageInput) => [m];
 const attrs = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
@@ -88,5 +88,19 @@ describe("checkPublish accepts", () => {
     expect(caught(() => broker.publish(topic, [{ data: bytes("a"), orderingKey: "x" }, { data: bytes("b"), orderingKey: "y" }])).code).toBe(
       "FAILED_PRECONDITION",
     );
+  });
+});
+
+describe("unicode", () => {
+  test("an attribute or ordering key with a lone surrogate (possible in JSON) is INVALID_ARGUMENT", () => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    const cases: MessageInput[] = [{ attributes: { "k\uD800": "v" } }, { attributes: { k: "v\uDC00" } }, { data: bytes("x"), orderingKey: "\uD800" }];
+    for (const m of cases) {
+      const e = caught(() => broker.publish(topic, [m]));
+      expect(e.code).toBe("INVALID_ARGUMENT");
+      expect(e.message).toContain("lone surrogate");
+    }
+    expect(broker.publish(topic, [{ attributes: { "ключ😀": "значение" }, orderingKey: "é" }]).length).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Hand-written codecs for the hot messages. Field numbers are google/pubsub/v1/pubsub.proto's.
- * Requests decode straight into core inputs (data sliced from the request buffer); responses
+ * Requests decode straight into core inputs (attributes as prototype-free maps); responses
  * encode straight from core deliveries into one exactly-sized buffer.
  */
 import type { DeliveryBatch } from "../../core/delivery-batch.ts";
@@ -8,6 +8,7 @@ import type { MessageInput, StoredMessage } from "../../core/message.ts";
 import type { PublishRequest } from "../../rpc/publisher.ts";
 import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
 import type { StreamRequest } from "../../core/stream-session.ts";
+import { dict } from "../../core/safe-keys.ts";
 import { Malformed, Reader, Writer, fieldSize, varintSize } from "./wire.ts";
 
 
@@ -17,7 +18,7 @@ export function decodePublishRequest(buf: Buffer): PublishRequest {
   const messages: MessageInput[] = [];
   while (!r.done) {
     const tag = r.varint();
-    if (tag === 0x0a) topic = r.string();
+    if (tag === 0x0a) topic = r.string("topic");
     else if (tag === 0x12) {
       const [s, e] = r.span();
       messages.push(decodePubsubMessage(buf, s, e));
@@ -32,7 +33,7 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
   const m: MessageInput = {};
   while (!r.done) {
     const tag = r.varint();
-    if (tag === 0x0a) m.data = r.bytes();
+    if (tag === 0x0a) m.data = r.bytesKept();
     else if (tag === 0x12) {
       // A map entry: inline reads, since messages may carry up to 100 of them.
       const len = r.varint();
@@ -42,13 +43,13 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
       let value = "";
       while (r.pos < end) {
         const t = r.varint();
-        if (t === 0x0a) key = r.string();
-        else if (t === 0x12) value = r.string();
+        if (t === 0x0a) key = r.string("messages.attributes");
+        else if (t === 0x12) value = r.string("messages.attributes");
         else r.skip(t & 7);
       }
       if (r.pos !== end) throw new Malformed("attribute entry overruns its length");
-      (m.attributes ??= {})[key] = value;
-    } else if (tag === 0x2a) m.orderingKey = r.string();
+      (m.attributes ??= dict())[key] = value;
+    } else if (tag === 0x2a) m.orderingKey = r.string("messages.ordering_key");
     else r.skip(tag & 7);
   }
   return m;
@@ -68,8 +69,8 @@ export function decodeAcknowledgeRequest(buf: Buffer): AckRequest {
   const out: AckRequest & { ackIds: string[] } = { subscription: "", ackIds: [] };
   while (!r.done) {
     const tag = r.varint();
-    if (tag === 0x0a) out.subscription = r.string();
-    else if (tag === 0x12) out.ackIds.push(r.ascii());
+    if (tag === 0x0a) out.subscription = r.string("subscription");
+    else if (tag === 0x12) out.ackIds.push(r.ascii("ack_ids"));
     else r.skip(tag & 7);
   }
   return out;
@@ -82,8 +83,8 @@ export function decodeModifyAckDeadlineRequest(buf: Buffer): ModAckRequest {
   const out: ModAckRequest & { ackIds: string[] } = { subscription: "", ackIds: [], ackDeadlineSeconds: 0 };
   while (!r.done) {
     const tag = r.varint();
-    if (tag === 0x0a) out.subscription = r.string();
-    else if (tag === 0x22) out.ackIds.push(r.ascii());
+    if (tag === 0x0a) out.subscription = r.string("subscription");
+    else if (tag === 0x22) out.ackIds.push(r.ascii("ack_ids"));
     else if (tag === 0x18) out.ackDeadlineSeconds = r.int32();
     else r.skip(tag & 7);
   }
@@ -97,10 +98,10 @@ export function decodeStreamingPullRequest(buf: Buffer): StreamRequest {
     const tag = r.varint();
     switch (tag) {
       case 0x0a:
-        q.subscription = r.string();
+        q.subscription = r.string("subscription");
         break;
       case 0x12:
-        (q.ackIds ??= []).push(r.ascii());
+        (q.ackIds ??= []).push(r.ascii("ack_ids"));
         break;
       case 0x1a: {
         // packed repeated int32
@@ -115,13 +116,13 @@ export function decodeStreamingPullRequest(buf: Buffer): StreamRequest {
         (q.modifyDeadlineSeconds ??= []).push(r.int32());
         break;
       case 0x22:
-        (q.modifyDeadlineAckIds ??= []).push(r.ascii());
+        (q.modifyDeadlineAckIds ??= []).push(r.ascii("modify_deadline_ack_ids"));
         break;
       case 0x28:
         q.streamAckDeadlineSeconds = r.int32();
         break;
       case 0x32:
-        q.clientId = r.string();
+        q.clientId = r.string("client_id");
         break;
       case 0x38:
         q.maxOutstandingMessages = r.varint();

@@ -1,0 +1,111 @@
+/**
+ * The memory budget (--max-memory): held messages are accounted where they are stored and
+ * freed, and Publish is refused with RESOURCE_EXHAUSTED before they would pass it — so the
+ * process refuses work instead of being killed. Deliveries, acks and nacks never consult it:
+ * they are how memory is given back. A second guard samples the process's resident memory
+ * (never per message) for what the accounting cannot see.
+ */
+import { PubSubError } from "./errors.ts";
+
+/** Bookkeeping a stored message costs beyond its bytes (object, id, buffer), measured ≈ 330 B (bench/held-memory.ts). */
+export const MESSAGE_OVERHEAD = 400;
+/** What each subscription holding a message costs (entry, queue slot), measured ≈ 65 B. */
+export const ENTRY_OVERHEAD = 100;
+/** Share of the budget held messages may take; the rest is the runtime, requests in flight, garbage. */
+export const HELD_SHARE = 0.5;
+/** Resident memory is sampled at most this often, and only while publishes come in. */
+const SAMPLE_MS = 100;
+/** A full collection is asked for at most this often while resident memory is over the budget. */
+const RECLAIM_MS = 5000;
+
+export interface MemoryBudgetOptions {
+  /** The memory the process should stay within, in bytes (Infinity: no budget). */
+  maxBytes: number;
+  /**
+   * Real milliseconds, for how often resident memory is sampled: the process's memory moves in
+   * real time, whatever the emulated clock does (the server passes a monotonic wall clock).
+   */
+  now: () => number;
+  /** The process's resident memory in bytes; the adapter provides it (the core reads no process). */
+  rss?: () => number;
+  /** Asks the runtime to collect garbage now, so memory freed by acks shows in the next sample. */
+  reclaim?: () => void;
+}
+
+/**
+ * What one subscription's hold on a message is accounted as: its entry, plus an equal share of
+ * the message itself among the `holders` subscriptions that took it — so the shares of all
+ * holders add up to the message once, and each frees its share when it lets go.
+ */
+export const holdCost = (size: number, holders: number) => ENTRY_OVERHEAD + Math.ceil((size + MESSAGE_OVERHEAD) / holders);
+
+export class MemoryBudget {
+  readonly maxBytes: number;
+  readonly heldLimit: number;
+  /** Accounted bytes of held messages. */
+  held = 0;
+  /** Publishes refused so far. */
+  refused = 0;
+  private lastSample = -Infinity;
+  private lastReclaim = -Infinity;
+  private rssBytes = 0;
+
+  constructor(private o: MemoryBudgetOptions) {
+    this.maxBytes = o.maxBytes;
+    this.heldLimit = Math.floor(o.maxBytes * HELD_SHARE);
+  }
+
+  stored(bytes: number): void {
+    this.held += bytes;
+  }
+
+  freed(bytes: number): void {
+    this.held -= bytes;
+  }
+
+  /**
+   * Throws RESOURCE_EXHAUSTED when `messages` messages of `bytes` would take the held messages
+   * past their share of the budget, or when the process is already over the budget.
+   */
+  admit(messages: number, bytes: number): void {
+    const incoming = bytes + messages * (MESSAGE_OVERHEAD + ENTRY_OVERHEAD);
+    if (this.held + incoming > this.heldLimit) {
+      this.refuse(
+        `the emulator holds ${mb(this.held)} of unacknowledged messages and this request's ${mb(incoming)} would pass the ${mb(this.heldLimit)} they may take (half of the ${mb(this.maxBytes)} memory budget)`,
+      );
+    }
+    const rss = this.sampleRss();
+    if (rss > this.maxBytes) this.refuse(`the emulator process uses ${mb(rss)}, over its ${mb(this.maxBytes)} memory budget`);
+  }
+
+  /** For the metrics endpoint; null without a budget. */
+  probe(): { limitBytes: number; usedBytes: number; heldLimitBytes: number; publishesRefused: number } | null {
+    if (!Number.isFinite(this.maxBytes)) return null;
+    return { limitBytes: this.maxBytes, usedBytes: this.held, heldLimitBytes: this.heldLimit, publishesRefused: this.refused };
+  }
+
+  private sampleRss(): number {
+    const { rss, reclaim } = this.o;
+    if (!rss || !Number.isFinite(this.maxBytes)) return 0;
+    const now = this.o.now();
+    if (now - this.lastSample < SAMPLE_MS) return this.rssBytes;
+    this.lastSample = now;
+    this.rssBytes = rss();
+    if (this.rssBytes > this.maxBytes && reclaim && now - this.lastReclaim >= RECLAIM_MS) {
+      this.lastReclaim = now;
+      reclaim();
+      this.rssBytes = rss();
+    }
+    return this.rssBytes;
+  }
+
+  private refuse(why: string): never {
+    this.refused++;
+    throw new PubSubError(
+      "RESOURCE_EXHAUSTED",
+      `Publish refused: ${why}. Acknowledge or drop messages (subscriptions nobody reads hold every message), or give the emulator more memory with --max-memory.`,
+    );
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;

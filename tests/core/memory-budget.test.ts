@@ -1,0 +1,133 @@
+/** The memory budget: held messages accounted where stored and freed; Publish refused past it. */
+import { describe, expect, test } from "bun:test";
+import { Broker } from "../../src/core/broker.ts";
+import { ManualClock } from "../../src/core/clock.ts";
+import { ENTRY_OVERHEAD, MESSAGE_OVERHEAD, MemoryBudget, holdCost } from "../../src/core/memory-budget.ts";
+import { SEC, ack, bytes, caught, makeSub, makeTopic, nack, pullNow, setup, topicAndSub } from "../helpers/core.ts";
+
+const KIB = bytes("x".repeat(1024));
+
+function budgeted(maxBytes: number, rss?: () => number, reclaim?: () => void) {
+  const clock = new ManualClock();
+  const memory = new MemoryBudget({ maxBytes, now: () => clock.now(), rss, reclaim });
+  return { broker: new Broker({ clock, memory, pullWaitMs: 1000 }), clock, memory };
+}
+
+describe("memory accounting", () => {
+  test("a message held by three subscriptions is accounted once, plus an entry per subscription", () => {
+    const { broker, memory } = budgeted(2 ** 30);
+    const topic = makeTopic(broker);
+    for (let i = 0; i < 3; i++) makeSub(broker, topic);
+    broker.publish(topic, [{ data: KIB }]);
+    expect(memory.held).toBeGreaterThanOrEqual(1024 + MESSAGE_OVERHEAD + 3 * ENTRY_OVERHEAD);
+    expect(memory.held).toBeLessThan(1024 + MESSAGE_OVERHEAD + 3 * ENTRY_OVERHEAD + 3);
+  });
+
+  test("a message no subscription takes is not held", () => {
+    const { broker, memory } = budgeted(2 ** 30);
+    const topic = makeTopic(broker);
+    makeSub(broker, topic, { filter: "attributes:never" });
+    broker.publish(topic, [{ data: KIB }]);
+    expect(memory.held).toBe(0);
+  });
+
+  test("acks give the memory back; nacks and expiries do not", async () => {
+    const { broker, memory, clock } = budgeted(2 ** 30);
+    const { topic, sub } = topicAndSub(broker);
+    broker.publish(topic, [{ data: KIB }, { data: KIB }]);
+    const held = memory.held;
+    expect(held).toBe(2 * holdCost(1024, 1));
+    let ds = await pullNow(broker, sub);
+    nack(broker, sub, ds);
+    clock.advance(60 * SEC);
+    expect(memory.held).toBe(held);
+    ds = await pullNow(broker, sub);
+    ack(broker, sub, ds);
+    expect(memory.held).toBe(0);
+  });
+
+  test("deleting or detaching a subscription, or a reset, frees what it held", () => {
+    const { broker, memory } = budgeted(2 ** 30);
+    const topic = makeTopic(broker);
+    const a = makeSub(broker, topic);
+    const b = makeSub(broker, topic);
+    broker.publish(topic, [{ data: KIB }]);
+    broker.deleteSubscription(a);
+    expect(memory.held).toBe(holdCost(1024, 2));
+    broker.detachSubscription(b);
+    expect(memory.held).toBe(0);
+    makeSub(broker, topic);
+    broker.publish(topic, [{ data: KIB }]);
+    broker.reset();
+    expect(memory.held).toBe(0);
+  });
+
+  test("a message past its retention is freed when dropped", async () => {
+    const { broker, memory, clock } = budgeted(2 ** 30);
+    const { topic, sub } = topicAndSub(broker, { messageRetentionDuration: 600 * SEC });
+    broker.publish(topic, [{ data: KIB }]);
+    clock.advance(601 * SEC);
+    expect(await pullNow(broker, sub)).toEqual([]);
+    expect(memory.held).toBe(0);
+  });
+
+  test("dead-lettering moves the message's cost to the dead-letter topic's subscription", async () => {
+    const { broker, memory } = budgeted(2 ** 30);
+    const dlq = makeTopic(broker);
+    const dlqSub = makeSub(broker, dlq);
+    const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    broker.publish(topic, [{ data: KIB }]);
+    for (let i = 0; i < 5; i++) nack(broker, sub, await pullNow(broker, sub));
+    expect(memory.held).toBe(holdCost(1024, 1));
+    ack(broker, dlqSub, await pullNow(broker, dlqSub));
+    expect(memory.held).toBe(0);
+  });
+});
+
+describe("publish past the budget", () => {
+  test("the publish that would cross it is RESOURCE_EXHAUSTED saying why; acks make room again", async () => {
+    const perMessage = holdCost(1024, 1);
+    const { broker, memory } = budgeted(2 * 10 * perMessage);
+    const { topic, sub } = topicAndSub(broker);
+    for (let i = 0; i < 9; i++) broker.publish(topic, [{ data: KIB }]);
+    const e = caught(() => broker.publish(topic, [{ data: KIB }, { data: KIB }]));
+    expect(e.code).toBe("RESOURCE_EXHAUSTED");
+    expect(e.message).toContain("memory budget");
+    expect(e.message).toContain("unacknowledged");
+    expect(memory.refused).toBe(1);
+    // Deliveries and acks go on past the budget.
+    const ds = await pullNow(broker, sub, 100);
+    expect(ds.length).toBe(9);
+    ack(broker, sub, ds);
+    expect(broker.publish(topic, [{ data: KIB }, { data: KIB }]).length).toBe(2);
+  });
+
+  test("resident memory over the budget refuses publishes; it is sampled at most every 100 ms, with a collection asked for", () => {
+    let rss = 10;
+    let samples = 0;
+    let reclaims = 0;
+    const { broker, clock, memory } = budgeted(1000 * 2 ** 20, () => (samples++, rss), () => reclaims++);
+    const topic = makeTopic(broker);
+    for (let i = 0; i < 5; i++) broker.publish(topic, [{ data: KIB }]);
+    expect(samples).toBe(1);
+    rss = 2000 * 2 ** 20;
+    clock.advance(100);
+    const e = caught(() => broker.publish(topic, [{ data: KIB }]));
+    expect(e.code).toBe("RESOURCE_EXHAUSTED");
+    expect(e.message).toContain("process uses");
+    expect(reclaims).toBe(1);
+    rss = 10;
+    clock.advance(100);
+    expect(broker.publish(topic, [{ data: KIB }]).length).toBe(1);
+    expect(memory.probe()).toMatchObject({ limitBytes: 1000 * 2 ** 20, heldLimitBytes: 500 * 2 ** 20, publishesRefused: 1 });
+  });
+
+  test("without a budget nothing is refused and nothing is sampled", () => {
+    const { broker } = setup();
+    const topic = makeTopic(broker);
+    makeSub(broker, topic);
+    expect(broker.memory.probe()).toBe(null);
+    expect(broker.publish(topic, [{ data: KIB }]).length).toBe(1);
+    expect(broker.memory.held).toBe(holdCost(1024, 1));
+  });
+});
