@@ -1,23 +1,34 @@
 /**
- * The façade every transport calls: topic and subscription administration, publish, pull, ack.
- * Each method validates its input with the real service's rules and throws PubSubError.
+ * The façade every transport calls: topic, subscription and snapshot administration, publish,
+ * pull, ack, seek. Each method validates its input with the real service's rules and throws
+ * PubSubError; every config change goes through one method here, so nothing keeps a stale copy.
  */
+import type { Entry } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer, type ConsumerOptions } from "./consumer.ts";
-import { PubSubError, alreadyExists, failedPrecondition, notFound } from "./errors.ts";
+import { deadLetterCopy } from "./dead-letter.ts";
+import { PubSubError, alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
+import { exactlyOnceFailure } from "./exactly-once.ts";
+import { Expirations } from "./expiration.ts";
 import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
-import type { Delivery, MessageInput, StoredMessage } from "./message.ts";
+import type { Delivery, MessageInput } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { paginate, type Page } from "./paging.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
+import { seekToSnapshot, seekToTime } from "./seek.ts";
+import { Snapshots, type SnapshotResource } from "./snapshots.ts";
+import { MemoryStore } from "./store/memory-store.ts";
+import type { Store } from "./store/store.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 
 export interface BrokerOptions {
   clock: Clock;
+  /** Where topics, subscriptions, snapshots and messages are kept; in memory by default. */
+  store?: Store;
   /** Most messages in one Pull or StreamingPull response. */
   maxMessagesPerResponse?: number;
   /** How long a stream waits to fill a response after a publish; 0 sends at once. */
@@ -34,17 +45,23 @@ export interface PullHandle {
 
 export class Broker {
   readonly clock: Clock;
+  readonly store: Store;
   readonly maxMessagesPerResponse: number;
   private readonly fillWaitMs: number;
   private readonly pullWaitMs: number;
   private topics = new Map<string, Topic>();
   private subs = new Map<string, Subscription>();
+  private snapshots: Snapshots;
+  private expirations: Expirations;
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
+    this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
+    this.snapshots = new Snapshots(this.store, this.clock);
+    this.expirations = new Expirations(this.clock, (sub) => this.deleteSubscription(sub.name));
   }
 
   // ---- topics ----
@@ -52,7 +69,8 @@ export class Broker {
   createTopic(input: TopicResource): TopicResource {
     parseName(input.name, "topics");
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
-    const topic = new Topic(normalizeTopic(input));
+    const topic = new Topic(normalizeTopic(input), this.store, this.clock);
+    this.store.putTopic(topic.config);
     this.topics.set(topic.name, topic);
     return topic.config;
   }
@@ -63,8 +81,10 @@ export class Broker {
 
   updateTopic(input: TopicResource, paths: readonly string[]): TopicResource {
     const topic = this.topic(input.name);
-    topic.config = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
-    return topic.config;
+    const next = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
+    this.store.putTopic(next);
+    topic.configure(next);
+    return next;
   }
 
   listTopics(project: string, pageSize?: number, pageToken?: string): Page<TopicResource> {
@@ -78,10 +98,24 @@ export class Broker {
     return paginate(names, (n) => n, pageSize, pageToken);
   }
 
+  listTopicSnapshots(topicName: string, pageSize?: number, pageToken?: string): Page<string> {
+    return this.snapshots.listForTopic(this.topic(topicName), pageSize, pageToken);
+  }
+
+  /** Its subscriptions stay (naming _deleted-topic_) with what they hold; its log and snapshots' topic go. */
   deleteTopic(name: string): void {
     const topic = this.topic(name);
-    for (const s of topic.subscriptions) s.config = { ...s.config, topic: DELETED_TOPIC };
+    this.store.transaction(() => {
+      for (const s of topic.subscriptions) {
+        s.config = { ...s.config, topic: DELETED_TOPIC };
+        s.topic = null;
+        this.store.putSubscription(s.config);
+      }
+      this.snapshots.topicDeleted(topic);
+      this.store.deleteTopic(name);
+    });
     topic.subscriptions.clear();
+    topic.close();
     this.topics.delete(name);
   }
 
@@ -102,24 +136,32 @@ export class Broker {
     const config = normalizeSubscription(input);
     const matches = compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
-    if (topic.config.messageRetentionDuration) config.topicMessageRetentionDuration = topic.config.messageRetentionDuration;
-    const sub = new Subscription(config, this.clock, { deadLetter: (s, m) => this.deadLetter(s, m) }, this.fillWaitMs);
+    const sub = new Subscription(config, this.clock, this.store, { deadLetter: (s, e) => this.deadLetter(s, e) }, this.fillWaitMs);
     sub.matches = matches;
+    sub.topic = topic;
+    this.store.putSubscription(config);
     this.subs.set(sub.name, sub);
     topic.subscriptions.add(sub);
-    return sub.config;
+    this.expirations.watch(sub);
+    return this.describe(sub);
   }
 
   getSubscription(name: string): SubscriptionResource {
-    return this.subscription(name).config;
+    return this.describe(this.subscription(name));
   }
 
   updateSubscription(input: SubscriptionResource, paths: readonly string[]): SubscriptionResource {
     const sub = this.subscription(input.name);
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
+    this.store.putSubscription(next);
+    const prev = sub.config;
     sub.config = next;
-    return next;
+    if (prev.messageRetentionDuration !== next.messageRetentionDuration || prev.retainAckedMessages !== next.retainAckedMessages) {
+      sub.retentionChanged();
+    }
+    this.expirations.watch(sub);
+    return this.describe(sub);
   }
 
   /** ModifyPushConfig is an update of push_config alone (an empty one makes it a pull subscription). */
@@ -129,40 +171,103 @@ export class Broker {
 
   listSubscriptions(project: string, pageSize?: number, pageToken?: string): Page<SubscriptionResource> {
     const prefix = `projects/${parseProject(project)}/subscriptions/`;
-    const all = [...this.subs.values()].filter((s) => s.name.startsWith(prefix)).map((s) => s.config);
+    const all = [...this.subs.values()].filter((s) => s.name.startsWith(prefix)).map((s) => this.describe(s));
     return paginate(all, (s) => s.name, pageSize, pageToken);
   }
 
   deleteSubscription(name: string): void {
     const sub = this.subscription(name);
     this.subs.delete(name);
-    this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
-    sub.close(notFound(name));
+    sub.topic?.subscriptions.delete(sub);
+    this.expirations.unwatch(sub);
+    this.store.transaction(() => {
+      sub.close(notFound(name));
+      this.store.deleteSubscription(name);
+    });
   }
 
+  /** Detached: off its topic, everything it held dropped; Pull and StreamingPull fail. */
   detachSubscription(name: string): void {
     const sub = this.subscription(name);
-    this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
+    sub.topic?.subscriptions.delete(sub);
+    sub.topic = null;
     sub.config = { ...sub.config, detached: true };
-    sub.close(failedPrecondition(`Subscription ${name} is detached.`));
+    this.store.transaction(() => {
+      this.store.putSubscription(sub.config);
+      sub.close(failedPrecondition(`Subscription ${name} is detached.`));
+    });
   }
 
-  /** Drops every topic and subscription (the admin API's reset). */
+  // ---- snapshots and seek ----
+
+  createSnapshot(name: string, subscription: string, labels?: Record<string, string>): SnapshotResource {
+    return this.snapshots.create(name, this.subscription(subscription, "subscription"), labels);
+  }
+
+  getSnapshot(name: string): SnapshotResource {
+    return this.snapshots.resource(name);
+  }
+
+  listSnapshots(project: string, pageSize?: number, pageToken?: string): Page<SnapshotResource> {
+    return this.snapshots.list(project, pageSize, pageToken);
+  }
+
+  updateSnapshot(input: SnapshotResource, paths: readonly string[]): SnapshotResource {
+    return this.snapshots.update(input, paths);
+  }
+
+  deleteSnapshot(name: string): void {
+    this.snapshots.delete(name);
+  }
+
+  /** Seek to a time (ms since the epoch) or to a snapshot: exactly one of the two. */
+  seek(subName: string, target: { time?: number; snapshot?: string }): void {
+    const sub = this.subscription(subName);
+    if (sub.config.detached) throw failedPrecondition(`Subscription ${subName} is detached.`);
+    sub.lastActive = this.clock.now();
+    if (target.snapshot !== undefined) {
+      const snap = this.snapshots.forSeek(target.snapshot);
+      seekToSnapshot(sub, snap.record, snap.topic);
+    } else if (target.time !== undefined) {
+      if (!Number.isFinite(target.time)) throw invalid("Invalid time in SeekRequest.");
+      seekToTime(sub, target.time, this.clock.now());
+    } else throw invalid("A SeekRequest must set either time or snapshot.");
+  }
+
+  /** Drops every topic, subscription and snapshot (the admin API's reset). */
   reset(): void {
-    for (const sub of this.subs.values()) sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
-    this.subs.clear();
+    for (const name of [...this.subs.keys()]) {
+      const sub = this.subs.get(name)!;
+      this.subs.delete(name);
+      sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
+      this.store.deleteSubscription(name);
+    }
+    this.snapshots.clear();
+    for (const [name, topic] of this.topics) {
+      topic.close();
+      this.store.deleteTopic(name);
+    }
     this.topics.clear();
+    this.expirations.clear();
   }
 
   /** Counts for the metrics endpoint. */
-  stats(): { topics: number; subscriptions: number; backlog: number; outstanding: number } {
+  stats() {
     let backlog = 0;
     let outstanding = 0;
     for (const s of this.subs.values()) {
       backlog += s.backlogSize;
       outstanding += s.outstanding;
     }
-    return { topics: this.topics.size, subscriptions: this.subs.size, backlog, outstanding };
+    return {
+      topics: this.topics.size,
+      subscriptions: this.subs.size,
+      snapshots: this.snapshots.size,
+      backlog,
+      outstanding,
+      heldMessages: this.store.heldMessages,
+      heldBytes: this.store.heldBytes,
+    };
   }
 
   // ---- delivery ----
@@ -210,15 +315,25 @@ export class Broker {
     return { result, cancel };
   }
 
-  acknowledge(subName: string, ackIds: readonly string[]): string[] {
+  /**
+   * Acknowledges; returns the ack ids that matched no lease. With exactly-once delivery those
+   * fail the request (the valid ones are still acked), as the real service answers.
+   */
+  acknowledge(subName: string, ackIds: readonly string[]): readonly string[] {
     checkAckIds(ackIds);
-    return this.subscription(subName).ack(ackIds);
+    const sub = this.subscription(subName);
+    const invalidIds = sub.ack(ackIds);
+    if (invalidIds.length && sub.config.enableExactlyOnceDelivery) throw exactlyOnceFailure(invalidIds);
+    return invalidIds;
   }
 
-  modifyAckDeadline(subName: string, ackIds: readonly string[], seconds: number): string[] {
+  modifyAckDeadline(subName: string, ackIds: readonly string[], seconds: number): readonly string[] {
     checkModifyDeadline(seconds);
     checkAckIds(ackIds);
-    return this.subscription(subName).modifyAckDeadline(ackIds, seconds);
+    const sub = this.subscription(subName);
+    const invalidIds = sub.modifyAckDeadline(ackIds, seconds);
+    if (invalidIds.length && sub.config.enableExactlyOnceDelivery) throw exactlyOnceFailure(invalidIds);
+    return invalidIds;
   }
 
   /** A streaming consumer for a subscription; the caller adds it, and removes it when the stream ends. */
@@ -228,12 +343,18 @@ export class Broker {
   }
 
   /** The subscription object itself, for adapters that hold it across calls (streams). */
-  subscription(name: string): Subscription {
+  subscription(name: string, field = "subscription"): Subscription {
     // Stored names were validated on create: validate only on a miss, to tell 3 from 5.
     const sub = this.subs.get(name);
     if (sub) return sub;
-    parseName(name, "subscriptions", "subscription");
+    parseName(name, "subscriptions", field);
     throw notFound(name);
+  }
+
+  /** The resource as Get reports it: topic_message_retention_duration is read from the topic now. */
+  private describe(sub: Subscription): SubscriptionResource {
+    const r = sub.topic?.config.messageRetentionDuration;
+    return r === undefined ? sub.config : { ...sub.config, topicMessageRetentionDuration: r };
   }
 
   private topic(name: string): Topic {
@@ -243,11 +364,12 @@ export class Broker {
     throw notFound(name);
   }
 
-  /** Dead-lettering republishes to the policy's topic; false (keep redelivering) if it is gone. */
-  private deadLetter(sub: Subscription, msg: StoredMessage): boolean {
+  /** Dead-lettering republishes a copy to the policy's topic; false (keep redelivering) if it is gone. */
+  private deadLetter(sub: Subscription, entry: Entry): boolean {
     const dlq = sub.config.deadLetterPolicy && this.topics.get(sub.config.deadLetterPolicy.deadLetterTopic);
     if (!dlq) return false;
-    dlq.publish([msg], [msg.size], this.clock.now());
+    const { input, size } = deadLetterCopy(sub.name, entry);
+    dlq.publish([input], [size], this.clock.now());
     return true;
   }
 }

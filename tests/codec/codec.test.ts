@@ -47,6 +47,7 @@ describe("publish", () => {
 describe("delivery responses", () => {
   const msg = (over: Partial<StoredMessage> = {}): StoredMessage => ({
     id: "42",
+    seq: 42,
     data: Buffer.from("payload"),
     attributes: { k: "v", "ünï": "cødé" },
     orderingKey: "key-ü",

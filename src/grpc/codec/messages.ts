@@ -8,7 +8,7 @@ import type { MessageInput, StoredMessage } from "../../core/message.ts";
 import type { PublishRequest } from "../../rpc/publisher.ts";
 import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
 import type { StreamRequest } from "../../core/stream-session.ts";
-import { Malformed, Reader, Writer, fieldSize, varintSize } from "./wire.ts";
+import { Malformed, Reader, Writer, decimalLength, fieldSize, varintSize } from "./wire.ts";
 
 
 export function decodePublishRequest(buf: Buffer): PublishRequest {
@@ -148,7 +148,7 @@ function messageSize(m: StoredMessage): number {
   let n = 0;
   if (m.data.length) n += fieldSize(m.data.length);
   for (const k in m.attributes) n += fieldSize(fieldSize(utf8Len(k)) + fieldSize(utf8Len(m.attributes[k])));
-  n += fieldSize(m.id.length);
+  n += fieldSize(decimalLength(m.seq));
   n += fieldSize(timestampSize(m.publishTime));
   if (m.orderingKey) n += fieldSize(utf8Len(m.orderingKey));
   return n;
@@ -170,7 +170,8 @@ function writeMessage(w: Writer, m: StoredMessage, size: number): void {
     w.string(1, k, kl);
     w.string(2, v, vl);
   }
-  w.string(3, m.id, m.id.length);
+  // The id is the decimal seq (store contract): written without making the string.
+  w.decimal(3, m.seq, decimalLength(m.seq));
   w.header(4, timestampSize(m.publishTime));
   w.tag(1, 0);
   w.varint(Math.floor(m.publishTime / 1000));

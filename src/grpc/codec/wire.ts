@@ -101,6 +101,16 @@ export function varintSize(n: number): number {
   return Math.ceil(Math.log2(n + 1) / 7);
 }
 
+/** Digits of a non-negative integer in decimal. */
+export function decimalLength(n: number): number {
+  let len = 1;
+  while (n >= 10) {
+    n = Math.floor(n / 10);
+    len++;
+  }
+  return len;
+}
+
 /** Size of a length-delimited field with a one-byte tag. */
 export const fieldSize = (len: number) => 1 + varintSize(len) + len;
 
@@ -131,6 +141,17 @@ export class Writer {
     this.header(field, b.length);
     this.buf.set(b, this.pos);
     this.pos += b.length;
+  }
+
+  /** A non-negative integer as a decimal string field (message ids), without making the string. */
+  decimal(field: number, n: number, len: number): void {
+    this.header(field, len);
+    const buf = this.buf;
+    for (let i = this.pos + len - 1; i >= this.pos; i--) {
+      buf[i] = 48 + (n % 10);
+      n = Math.floor(n / 10);
+    }
+    this.pos += len;
   }
 
   /** A string whose UTF-8 length is already known. */
