@@ -21,7 +21,7 @@ import type { SubscriptionResource, TopicResource } from "./resources.ts";
 import { seekToSnapshot, seekToTime } from "./seek.ts";
 import { Snapshots, type SnapshotResource } from "./snapshots.ts";
 import { MemoryStore } from "./store/memory-store.ts";
-import type { Store } from "./store/store.ts";
+import type { EntryState, Store } from "./store/store.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 
@@ -62,6 +62,32 @@ export class Broker {
     this.pullWaitMs = o.pullWaitMs ?? 5000;
     this.snapshots = new Snapshots(this.store, this.clock);
     this.expirations = new Expirations(this.clock, (sub) => this.deleteSubscription(sub.name));
+    this.restore();
+  }
+
+  /** Rebuilds topics, subscriptions (with what they hold) and snapshots from what the store kept. */
+  private restore(): void {
+    const kept = this.store.contents();
+    for (const t of kept.topics) this.topics.set(t.name, new Topic(t, this.store, this.clock));
+    for (const { config, entries } of kept.subscriptions) {
+      const sub = this.newSubscription(config);
+      const topic = config.detached ? undefined : this.topics.get(config.topic);
+      if (topic) {
+        sub.topic = topic;
+        topic.subscriptions.add(sub);
+      }
+      sub.restore(entries);
+      this.subs.set(sub.name, sub);
+      this.expirations.watch(sub);
+    }
+    for (const s of kept.snapshots) this.snapshots.restore(s, this.topics.get(s.topic) ?? null);
+    for (const t of this.topics.values()) t.configure(t.config);
+  }
+
+  private newSubscription(config: SubscriptionResource): Subscription {
+    const sub = new Subscription(config, this.clock, this.store, { deadLetter: (s, e) => this.deadLetter(s, e) }, this.fillWaitMs);
+    sub.matches = compileFilter(config.filter);
+    return sub;
   }
 
   // ---- topics ----
@@ -134,10 +160,9 @@ export class Broker {
     if (this.subs.has(input.name)) throw alreadyExists(input.name);
     const topic = this.topic(input.topic);
     const config = normalizeSubscription(input);
-    const matches = compileFilter(config.filter);
+    compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
-    const sub = new Subscription(config, this.clock, this.store, { deadLetter: (s, e) => this.deadLetter(s, e) }, this.fillWaitMs);
-    sub.matches = matches;
+    const sub = this.newSubscription(config);
     sub.topic = topic;
     this.store.putSubscription(config);
     this.subs.set(sub.name, sub);
@@ -340,6 +365,11 @@ export class Broker {
   streamConsumer(subName: string, o: Omit<ConsumerOptions, "maxBatch">): { sub: Subscription; consumer: Consumer } {
     const sub = this.subscription(subName);
     return { sub, consumer: new Consumer({ ...o, maxBatch: this.maxMessagesPerResponse }) };
+  }
+
+  /** What a subscription holds, in publish order: unacked (waiting or leased) and kept acked messages. */
+  entries(subName: string): Iterable<EntryState> {
+    return this.subscription(subName).entries();
   }
 
   /** The subscription object itself, for adapters that hold it across calls (streams). */

@@ -87,6 +87,16 @@ export class Snapshots {
     return toResource(record);
   }
 
+  /** Registers a snapshot a store kept from an earlier run (its holds are already in the store). */
+  restore(record: SnapshotRecord, topic: Topic | null): void {
+    const first = record.backlog[0];
+    const maxExpireTime = first ? first.publishTime + SNAPSHOT_LIFETIME : record.expireTime;
+    const live: Live = { record, topic, maxExpireTime, key: record.expireTime, heapIndex: -1 };
+    this.byName.set(record.name, live);
+    topic?.snapshotTaken(record.fromSeq);
+    this.expiry.add(live, record.expireTime);
+  }
+
   /** A live snapshot, or NOT_FOUND (INVALID_ARGUMENT for a malformed name). */
   get(name: string, field = "snapshot"): Live {
     const s = this.byName.get(name);

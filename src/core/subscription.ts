@@ -13,7 +13,7 @@ import { LIMITS } from "./limits.ts";
 import type { HeapEntry } from "./heap.ts";
 import type { Delivery, StoredMessage } from "./message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
-import type { Store } from "./store/store.ts";
+import type { EntryState, Store } from "./store/store.ts";
 import { TimedHeap } from "./timed-heap.ts";
 import type { Topic } from "./topic.ts";
 
@@ -100,6 +100,21 @@ export class Subscription {
     if (added.length === 0) return;
     this.store.addEntries(this.name, added);
     if (this.retentionTimer === null) this.armRetention();
+  }
+
+  /** Rebuilds what a store kept from an earlier run (every unacked message waits again: leases are not kept). */
+  restore(states: readonly EntryState[]): void {
+    for (const st of states) {
+      const e = newEntry(st.msg, st.attempts, st.acked);
+      this.held.push(e);
+      if (!e.acked) this.backlog.add(e);
+    }
+    this.armRetention();
+  }
+
+  /** What it holds, in publish order (inspection; the store's rows mirror it). */
+  *entries(): Iterable<EntryState> {
+    for (let e = this.held.head; e; e = e.next) yield e;
   }
 
   /** After a publish: deliver now, or after the fill wait when fewer than a full response wait. */

@@ -3,7 +3,7 @@
  * Requests decode straight into core inputs (data sliced from the request buffer); responses
  * encode straight from core deliveries into one exactly-sized buffer.
  */
-import type { DeliveryBatch } from "../../core/delivery-batch.ts";
+import type { Confirmation, DeliveryBatch } from "../../core/delivery-batch.ts";
 import type { MessageInput, StoredMessage } from "../../core/message.ts";
 import type { PublishRequest } from "../../rpc/publisher.ts";
 import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
@@ -183,7 +183,24 @@ function writeMessage(w: Writer, m: StoredMessage, size: number): void {
   if (m.orderingKey) w.string(5, m.orderingKey, utf8Len(m.orderingKey));
 }
 
-/** Encodes a PullResponse or StreamingPullResponse (field 1: repeated ReceivedMessage). */
+/** Size of an Acknowledge/ModifyAckDeadlineConfirmation: ack_ids (1) and invalid_ack_ids (2). */
+function confirmationSize(c: Confirmation): number {
+  let n = 0;
+  for (const id of c.ackIds) n += fieldSize(utf8Len(id));
+  for (const id of c.invalidAckIds) n += fieldSize(utf8Len(id));
+  return n;
+}
+
+function writeConfirmation(w: Writer, field: number, c: Confirmation, size: number): void {
+  w.header(field, size);
+  for (const id of c.ackIds) w.string(1, id, utf8Len(id));
+  for (const id of c.invalidAckIds) w.string(2, id, utf8Len(id));
+}
+
+/**
+ * Encodes a PullResponse or StreamingPullResponse: received_messages (1), and for streams
+ * modify_ack_deadline_confirmation (3), subscription_properties (4), acknowledge_confirmation (5).
+ */
 export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
   const ds = res.deliveries;
   const msgSizes = new Array<number>(ds.length);
@@ -201,6 +218,12 @@ export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
   const p = res.properties;
   const propsSize = p ? (p.exactlyOnce ? 2 : 0) + (p.ordering ? 2 : 0) : 0;
   if (p) total += fieldSize(propsSize);
+  const ackConf = res.ackConfirmation;
+  const modConf = res.modackConfirmation;
+  const ackConfSize = ackConf ? confirmationSize(ackConf) : 0;
+  const modConfSize = modConf ? confirmationSize(modConf) : 0;
+  if (ackConf) total += fieldSize(ackConfSize);
+  if (modConf) total += fieldSize(modConfSize);
   const w = new Writer(Buffer.allocUnsafe(total));
   for (let i = 0; i < ds.length; i++) {
     const d = ds[i];
@@ -212,11 +235,13 @@ export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
       w.varint(d.deliveryAttempt);
     }
   }
+  if (modConf) writeConfirmation(w, 3, modConf, modConfSize);
   if (p) {
     w.header(4, propsSize);
     if (p.exactlyOnce) w.varint(0x08), w.varint(1);
     if (p.ordering) w.varint(0x10), w.varint(1);
   }
+  if (ackConf) writeConfirmation(w, 5, ackConf, ackConfSize);
   if (w.pos !== total) throw new Malformed(`encoder size mismatch: ${w.pos} != ${total}`);
   return w.buf;
 }
