@@ -81,6 +81,21 @@ describe("delivery responses", () => {
     expect(out.subscriptionProperties).toEqual({ exactlyOnceDeliveryEnabled: true, messageOrderingEnabled: true });
   });
 
+  test("exactly-once confirmations (fields 5 and 3) alongside messages, and a large message id", () => {
+    const buf = encodeDeliveryResponse({
+      deliveries: [{ ackId: "m1", message: msg({ id: "9007199254740991", seq: 9_007_199_254_740_991 }), deliveryAttempt: 1 }],
+      withAttempt: false,
+      properties: { exactlyOnce: true, ordering: false },
+      ackConfirmation: { ackIds: ["a1", "a2"], invalidAckIds: ["bad-ü"] },
+      modackConfirmation: { ackIds: [], invalidAckIds: ["x".repeat(300)] },
+    });
+    const out = stream.responseDeserialize(buf);
+    expect(out.receivedMessages[0].message.messageId).toBe("9007199254740991");
+    expect(out.acknowledgeConfirmation).toEqual({ ackIds: ["a1", "a2"], invalidAckIds: ["bad-ü"] });
+    expect(out.modifyAckDeadlineConfirmation).toEqual({ invalidAckIds: ["x".repeat(300)] });
+    expect(out.subscriptionProperties).toEqual({ exactlyOnceDeliveryEnabled: true });
+  });
+
   test("PullResponse without attempts; a keepalive reply is empty", () => {
     const out = pull.responseDeserialize(
       encodeDeliveryResponse({ deliveries: [{ ackId: "z", message: msg(), deliveryAttempt: 2 }], withAttempt: false }),
