@@ -13,8 +13,9 @@ import { Expirations } from "./expiration.ts";
 import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
-import type { Delivery, MessageInput } from "./message.ts";
+import type { MessageInput } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
+import { pullOnce, type PullHandle } from "./pull.ts";
 import { paginate, type Page } from "./paging.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
@@ -24,6 +25,8 @@ import { MemoryStore } from "./store/memory-store.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
+
+export type { PullHandle } from "./pull.ts";
 
 export interface BrokerOptions {
   clock: Clock;
@@ -35,12 +38,6 @@ export interface BrokerOptions {
   fillWaitMs?: number;
   /** How long a Pull without return_immediately waits for messages before answering empty. */
   pullWaitMs?: number;
-}
-
-export interface PullHandle {
-  result: Promise<Delivery[]>;
-  /** The caller went away: stop waiting, deliver nothing. */
-  cancel(): void;
 }
 
 export class Broker {
@@ -306,38 +303,7 @@ export class Broker {
     if (!Number.isInteger(maxMessages) || maxMessages <= 0) {
       throw new PubSubError("INVALID_ARGUMENT", `Invalid max_messages: ${maxMessages}. It must be a positive integer.`);
     }
-    let timer: unknown = null;
-    let settle!: (d: Delivery[]) => void;
-    let fail!: (e: PubSubError) => void;
-    const result = new Promise<Delivery[]>((res, rej) => {
-      settle = res;
-      fail = rej;
-    });
-    let done = false;
-    const finish = (d: Delivery[]) => {
-      done = true;
-      if (timer !== null) this.clock.cancel(timer);
-      settle(d);
-    };
-    const consumer = new Consumer({
-      ackDeadlineSeconds: sub.config.ackDeadlineSeconds,
-      maxBatch: Math.min(maxMessages, this.maxMessagesPerResponse),
-      oneShot: true,
-      deliver: finish,
-      close: (e) => {
-        if (timer !== null) this.clock.cancel(timer);
-        fail(e);
-      },
-    });
-    sub.addConsumer(consumer);
-    const cancel = () => {
-      sub.removeConsumer(consumer);
-      finish([]);
-    };
-    if (done) return { result, cancel };
-    if (returnImmediately) cancel();
-    else timer = this.clock.schedule(this.clock.now() + this.pullWaitMs, () => ((timer = null), cancel()));
-    return { result, cancel };
+    return pullOnce(sub, this.clock, Math.min(maxMessages, this.maxMessagesPerResponse), returnImmediately ? 0 : this.pullWaitMs);
   }
 
   /**

@@ -1,25 +1,17 @@
 /**
- * One subscription's delivery state: the entries it holds (publish order), the backlog of those
- * waiting, the leases of delivered ones (a deadline-ordered heap with one timer), and the
- * consumers it hands messages to. Delivery is event-driven: enqueue, ack, nack, expiry and a
- * consumer regaining room all call dispatch(). Every change of what it holds goes to the store.
+ * One subscription: what it holds (SubscriptionState) plus the consumers it hands messages to.
+ * Delivery is event-driven: enqueue, ack, nack, expiry and a consumer regaining room all call
+ * dispatch(). Every change of what it holds goes to the store.
  */
-import { Backlog, newEntry, type Entry, type KeyQueue, type Lease } from "./backlog.ts";
+import type { Entry, KeyQueue, Lease } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
-import { HeldList } from "./held-list.ts";
 import { LIMITS } from "./limits.ts";
-import type { HeapEntry } from "./heap.ts";
-import type { Delivery, StoredMessage } from "./message.ts";
+import type { Delivery } from "./message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
-import type { EntryState, Store } from "./store/store.ts";
-import { TimedHeap } from "./timed-heap.ts";
-import type { Topic } from "./topic.ts";
-
-interface Delayed extends HeapEntry {
-  release(): void;
-}
+import type { Store } from "./store/store.ts";
+import { SubscriptionState } from "./subscription-state.ts";
 
 export interface SubscriptionHooks {
   /** Forwards a message that ran out of delivery attempts; true when it was accepted. */
@@ -28,93 +20,25 @@ export interface SubscriptionHooks {
 
 const NONE: readonly string[] = Object.freeze([]);
 
-export class Subscription {
-  private backlog: Backlog;
-  private held = new HeldList();
-  private leases = new Map<string, Lease>();
-  private leaseHeap: TimedHeap<Lease>;
-  private delayed: TimedHeap<Delayed>;
+export class Subscription extends SubscriptionState {
   private consumers: Consumer[] = [];
   private rr = 0;
   private dispatching = false;
   private again = false;
   private fillTimer: unknown = null;
-  private retentionTimer: unknown = null;
-  private retentionAt = Infinity;
-  /** Set by the broker: false when a filter rejects the message. */
-  matches: (msg: StoredMessage) => boolean = () => true;
-  /** Its topic while attached (null once the topic is deleted or the subscription detached). */
-  topic: Topic | null = null;
-  /** Last pull, stream, ack or modack (the expiration policy's clock). */
-  lastActive: number;
-  /** Messages from this seq on were published while it existed (a seek to a time may restore them). */
-  readonly createdSeq: number;
 
   constructor(
-    public config: SubscriptionResource,
-    private clock: Clock,
-    private store: Store,
+    config: SubscriptionResource,
+    clock: Clock,
+    store: Store,
     private hooks: SubscriptionHooks,
     private fillWaitMs = 0,
   ) {
-    this.backlog = new Backlog(config.enableMessageOrdering);
-    this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.leaseDue(lease, now));
-    this.delayed = new TimedHeap<Delayed>(clock, (d) => d.release());
-    this.lastActive = clock.now();
-    this.createdSeq = store.nextSeq;
-  }
-
-  get name(): string {
-    return this.config.name;
-  }
-
-  /** Messages waiting plus messages outstanding. */
-  get backlogSize(): number {
-    return this.backlog.waiting + this.leases.size;
-  }
-
-  get outstanding(): number {
-    return this.leases.size;
+    super(config, clock, store);
   }
 
   get hasConsumers(): boolean {
     return this.consumers.length > 0;
-  }
-
-  /** How long it keeps a message: its own retention, or the topic's when that is longer. */
-  get retentionMs(): number {
-    return Math.max(this.config.messageRetentionDuration, this.topic?.config.messageRetentionDuration ?? 0);
-  }
-
-  /** Takes the messages of a publish its filter accepts. */
-  enqueue(msgs: readonly StoredMessage[]): void {
-    const added: Entry[] = [];
-    for (let i = 0; i < msgs.length; i++) {
-      const m = msgs[i];
-      if (!this.matches(m)) continue;
-      const e = newEntry(m);
-      this.held.push(e);
-      this.backlog.add(e);
-      added.push(e);
-    }
-    if (added.length === 0) return;
-    this.store.addEntries(this.name, added);
-    if (this.retentionTimer === null) this.armRetention();
-  }
-
-  /** Rebuilds what a store kept from an earlier run (every unacked message waits again: leases are not kept). */
-  restore(states: readonly EntryState[]): void {
-    for (const st of states) {
-      const e = newEntry(st.msg, st.attempts, st.acked);
-      this.held.push(e);
-      if (!e.acked) this.backlog.add(e);
-    }
-    this.armRetention();
-  }
-
-  /** What it holds, in publish order (inspection; the store's rows mirror it). */
-  *entries(): Iterable<EntryState> {
-    for (let e = this.held.head; e; e = e.next) yield e;
   }
 
   /** After a publish: deliver now, or after the fill wait when fewer than a full response wait. */
@@ -208,85 +132,9 @@ export class Subscription {
   /** Ends delivery to every consumer with `error` and lets go of everything it holds (delete, detach). */
   close(error: PubSubError): void {
     for (const c of this.consumers.splice(0)) c.close(error);
-    this.leaseHeap.clear();
-    this.delayed.clear();
-    this.leases.clear();
-    this.backlog.clear();
-    const all = this.held.clear();
-    for (const e of all) e.gone = true;
-    if (all.length) this.store.removeEntries(this.name, all);
+    this.dropAll();
     if (this.fillTimer !== null) this.clock.cancel(this.fillTimer);
-    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
-    this.fillTimer = this.retentionTimer = null;
-  }
-
-  /** The unacked messages it holds, in publish order (what a snapshot keeps). */
-  unacked(): StoredMessage[] {
-    const out: StoredMessage[] = [];
-    for (let e = this.held.head; e; e = e.next) if (!e.acked) out.push(e.msg);
-    return out;
-  }
-
-  /**
-   * Seek: every message it holds or `restore` offers becomes unacked when `unacked(msg)` says so
-   * and acked otherwise (kept only with retain_acked_messages). Every lease ends, so open streams
-   * get the unacked messages again at once, in publish order.
-   */
-  resetTo(unacked: (m: StoredMessage) => boolean, restore: Iterable<StoredMessage>): void {
-    this.leaseHeap.clear();
-    this.delayed.clear();
-    for (const lease of [...this.leases.values()]) this.endLease(lease);
-    this.backlog.clear();
-    const keep = this.config.retainAckedMessages;
-    const kept: Entry[] = [];
-    const changed: Entry[] = [];
-    const removed: Entry[] = [];
-    const have = new Set<number>();
-    for (const e of this.held.clear()) {
-      have.add(e.msg.seq);
-      e.keyQueue = null;
-      const acked = !unacked(e.msg);
-      if (acked && !keep) {
-        e.gone = true;
-        removed.push(e);
-        continue;
-      }
-      if (acked !== e.acked) changed.push(e);
-      e.acked = acked;
-      kept.push(e);
-    }
-    const added: Entry[] = [];
-    for (const m of restore) {
-      if (have.has(m.seq) || !unacked(m) || !this.matches(m)) continue;
-      have.add(m.seq);
-      added.push(newEntry(m));
-    }
-    const all = added.length ? kept.concat(added).sort((a, b) => a.msg.seq - b.msg.seq) : kept;
-    for (const e of all) {
-      this.held.push(e);
-      if (!e.acked) this.backlog.add(e);
-    }
-    this.store.transaction(() => {
-      if (removed.length) this.store.removeEntries(this.name, removed);
-      if (changed.length) this.store.updateEntries(this.name, changed);
-      if (added.length) this.store.addEntries(this.name, added);
-    });
-    this.retentionChanged();
-    this.dispatch();
-  }
-
-  /** Retention or retain_acked_messages changed: apply the new values at once. */
-  retentionChanged(): void {
-    if (!this.config.retainAckedMessages) {
-      const acked: Entry[] = [];
-      for (let e = this.held.head; e; e = e.next) if (e.acked) acked.push(e);
-      for (const e of acked) this.unhold(e);
-      if (acked.length) this.store.removeEntries(this.name, acked);
-    }
-    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
-    this.retentionTimer = null;
-    this.retentionAt = Infinity;
-    this.expireOld();
+    this.fillTimer = null;
   }
 
   dispatch(): void {
@@ -374,15 +222,7 @@ export class Subscription {
     return { ackId, message: e.msg, deliveryAttempt: e.attempts };
   }
 
-  private endLease(lease: Lease): void {
-    this.leases.delete(lease.ackId);
-    this.leaseHeap.remove(lease);
-    lease.entry.lease = null;
-    lease.consumer.outstanding--;
-    lease.consumer.outstandingBytes -= lease.entry.msg.size;
-  }
-
-  private leaseDue(lease: Lease, now: number): void {
+  protected leaseDue(lease: Lease, now: number): void {
     if (lease.deadline > now) this.leaseHeap.add(lease, lease.deadline);
     else {
       this.release(lease, now);
@@ -427,43 +267,5 @@ export class Subscription {
       this.dispatch();
     };
     this.delayed.add({ key: at, heapIndex: -1, release }, at);
-  }
-
-  /** Takes an entry off the held list (the caller tells the store). */
-  private unhold(e: Entry): void {
-    this.held.unlink(e);
-    e.gone = true;
-  }
-
-  /** Drops what is older than retention, whatever its state, then re-arms for the next oldest. */
-  private expireOld(): void {
-    const now = this.clock.now();
-    const keepMs = this.retentionMs;
-    const dropped: Entry[] = [];
-    for (let e = this.held.head; e && e.msg.publishTime + keepMs <= now; e = this.held.head) {
-      if (e.lease) {
-        this.endLease(e.lease);
-        this.backlog.settled(e);
-      } else if (!e.acked && !e.gone) this.backlog.remove(e);
-      this.unhold(e);
-      dropped.push(e);
-    }
-    if (dropped.length) this.store.removeEntries(this.name, dropped);
-    this.armRetention();
-  }
-
-  /** One timer, for the oldest entry; it is not cancelled when that entry goes, only re-armed. */
-  private armRetention(): void {
-    const head = this.held.head;
-    if (!head) return;
-    const at = head.msg.publishTime + this.retentionMs;
-    if (at >= this.retentionAt) return;
-    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
-    this.retentionAt = at;
-    this.retentionTimer = this.clock.schedule(at, () => {
-      this.retentionTimer = null;
-      this.retentionAt = Infinity;
-      this.expireOld();
-    });
   }
 }

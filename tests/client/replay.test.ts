@@ -129,7 +129,7 @@ test("dead-lettered messages carry the CloudPubSubDeadLetterSource* attributes",
   const attrs = dead.attributes;
   expect(attrs.origin).toBe("test");
   expect(attrs.CloudPubSubDeadLetterSourceDeliveryCount).toBe("5");
-  expect(attrs.CloudPubSubDeadLetterSourceSubscription).toBe(sub.name.split("/").pop());
+  expect(attrs.CloudPubSubDeadLetterSourceSubscription).toBe(sub.name.split("/").pop()!);
   expect(attrs.CloudPubSubDeadLetterSourceSubscriptionProject).toBe(PROJECT);
   expect(attrs.CloudPubSubDeadLetterSourceTopicPublishTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
 }, T);
