@@ -42,12 +42,13 @@ export abstract class SubscriptionState {
     public config: SubscriptionResource,
     protected clock: Clock,
     protected store: Store,
+    createdSeq: number,
   ) {
     this.backlog = new Backlog(config.enableMessageOrdering);
     this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.leaseDue(lease, now));
     this.delayed = new TimedHeap<Delayed>(clock, (d) => d.release());
     this.lastActive = clock.now();
-    this.createdSeq = store.nextSeq;
+    this.createdSeq = createdSeq;
   }
 
   get name(): string {

@@ -46,7 +46,7 @@ export interface SnapshotRecord {
 export interface StoreContents {
   topics: TopicResource[];
   /** Each with its entries in publish order. */
-  subscriptions: { config: SubscriptionResource; entries: EntryState[] }[];
+  subscriptions: { config: SubscriptionResource; createdSeq: number; entries: EntryState[] }[];
   snapshots: SnapshotRecord[];
 }
 
@@ -72,7 +72,8 @@ export interface Store {
   putTopic(topic: TopicResource): void;
   /** Forgets the topic and its log. */
   deleteTopic(name: string): void;
-  putSubscription(sub: SubscriptionResource): void;
+  /** `createdSeq`: the first seq published while it existed (a seek to a time restores from there). */
+  putSubscription(sub: SubscriptionResource, createdSeq: number): void;
   /** Forgets the record; the core removes its entries first. */
   deleteSubscription(name: string): void;
   /** Creates (holding its backlog) or updates (labels, expiry) a snapshot. */
