@@ -111,11 +111,11 @@ export abstract class SubscriptionState {
   }
 
   /**
-   * Seek: every message it holds or `restore` offers becomes unacked when `unacked(msg)` says so
+   * Seek: every message it holds or `restore` offers becomes unacked when `isUnacked(msg)` says so
    * and acked otherwise (kept only with retain_acked_messages). Every lease ends, so open streams
    * get the unacked messages again at once, in publish order.
    */
-  resetTo(unacked: (m: StoredMessage) => boolean, restore: Iterable<StoredMessage>): void {
+  resetTo(isUnacked: (m: StoredMessage) => boolean, restore: Iterable<StoredMessage>): void {
     this.leaseHeap.clear();
     this.delayed.clear();
     for (const lease of [...this.leases.values()]) this.endLease(lease);
@@ -128,7 +128,7 @@ export abstract class SubscriptionState {
     for (const e of this.held.clear()) {
       have.add(e.msg.seq);
       e.keyQueue = null;
-      const acked = !unacked(e.msg);
+      const acked = !isUnacked(e.msg);
       if (acked && !keep) {
         e.gone = true;
         removed.push(e);
@@ -140,7 +140,7 @@ export abstract class SubscriptionState {
     }
     const added: Entry[] = [];
     for (const m of restore) {
-      if (have.has(m.seq) || !unacked(m) || !this.matches(m)) continue;
+      if (have.has(m.seq) || !isUnacked(m) || !this.matches(m)) continue;
       have.add(m.seq);
       added.push(newEntry(m));
     }
