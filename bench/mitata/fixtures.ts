@@ -71,6 +71,7 @@ export function storedMessages(n: number, bytes: number, attrs: (i: number) => R
   const data = payload(bytes);
   return Array.from({ length: n }, (_, i) => ({
     id: String(10_000_000 + i),
+    seq: 10_000_000 + i,
     data,
     attributes: attrs(i),
     orderingKey: "",

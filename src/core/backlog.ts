@@ -6,18 +6,28 @@
 import { Deque } from "./deque.ts";
 import type { HeapEntry } from "./heap.ts";
 import type { StoredMessage } from "./message.ts";
+import type { EntryState } from "./store/store.ts";
 
-/** One message as one subscription holds it. */
-export interface Entry {
+/**
+ * One message as one subscription holds it: waiting (in the backlog), leased, or acked and kept
+ * for retain_acked_messages. Entries also form the subscription's held list in publish order
+ * (prev/next), which retention, snapshots and seek walk.
+ */
+export interface Entry extends EntryState {
   readonly msg: StoredMessage;
-  /** Publish order within the subscription; orders redelivery of a key. */
-  readonly seq: number;
   /** Deliveries so far. */
   attempts: number;
-  /** Bytes accounted against the memory budget while the subscription holds it. */
-  readonly cost: number;
+  acked: boolean;
+  /** Dropped while a backlog queue still held it: skipped when reached. */
+  gone: boolean;
   lease: Lease | null;
   keyQueue: KeyQueue | null;
+  prev: Entry | null;
+  next: Entry | null;
+}
+
+export function newEntry(msg: StoredMessage, attempts = 0, acked = false): Entry {
+  return { msg, attempts, acked, gone: false, lease: null, keyQueue: null, prev: null, next: null };
 }
 
 export interface Lease extends HeapEntry {
@@ -73,9 +83,24 @@ export class Backlog {
       kq.inReady = false;
       if (kq.pending.length && kq.leased.length === 0 && kq.notBefore <= now) return this.takeFromKey(kq);
     }
-    const e = this.redeliver.shift() ?? this.fresh.shift();
+    let e = this.redeliver.shift() ?? this.fresh.shift();
+    // Dropped entries were already taken off `waiting`.
+    while (e?.gone) e = this.redeliver.shift() ?? this.fresh.shift();
     if (e) this.waiting--;
     return e;
+  }
+
+  /** A waiting entry leaves (retention, seek): O(1), or skipped later when not at a queue's head. */
+  remove(entry: Entry): void {
+    this.waiting--;
+    entry.gone = true;
+    const kq = entry.keyQueue;
+    if (kq) {
+      const i = kq.pending.indexOf(entry);
+      if (i >= 0) kq.pending.splice(i, 1);
+      if (kq.pending.length === 0 && kq.leased.length === 0) this.keys.delete(kq.key);
+    } else if (this.fresh.peek() === entry) this.fresh.shift();
+    else if (this.redeliver.peek() === entry) this.redeliver.shift();
   }
 
   /** Puts back an entry that was taken but could not be delivered (flow control). */
@@ -117,7 +142,7 @@ export class Backlog {
     const back = i >= 0 ? kq.leased.splice(i) : [entry];
     const later = back.filter((e) => e !== entry);
     this.waiting += back.length;
-    kq.pending = back.concat(kq.pending).sort((a, b) => a.seq - b.seq);
+    kq.pending = back.concat(kq.pending).sort((a, b) => a.msg.seq - b.msg.seq);
     kq.notBefore = Math.max(kq.notBefore, notBefore);
     if (kq.leased.length === 0) this.markReady(kq);
     return later;
@@ -128,29 +153,14 @@ export class Backlog {
     this.settled(entry);
   }
 
-  /** An unkeyed entry held back by retry backoff is due. */
+  /** An unkeyed entry held back by retry backoff is due (unless it was dropped meanwhile). */
   requeue(entry: Entry): void {
-    this.redeliver.push(entry);
+    if (!entry.gone) this.redeliver.push(entry);
   }
 
   /** Keys held back until `notBefore` become ready (called by the retry timer). */
   releaseKey(kq: KeyQueue): void {
     if (kq.leased.length === 0 && kq.pending.length) this.markReady(kq);
-  }
-
-  /** Waiting entries for inspection, next-to-deliver first (keyed ones after the unkeyed). */
-  *entries(): Iterable<Entry> {
-    yield* this.redeliver;
-    yield* this.fresh;
-    for (const kq of this.keys.values()) yield* kq.pending;
-  }
-
-  /** The longest-waiting entry (by seq) without a full scan: fresh is FIFO, each key's pending too. */
-  oldest(): Entry | undefined {
-    let best = this.fresh.peek();
-    for (const e of this.redeliver) if (!best || e.seq < best.seq) best = e;
-    for (const kq of this.keys.values()) if (kq.pending[0] && (!best || kq.pending[0].seq < best.seq)) best = kq.pending[0];
-    return best;
   }
 
   clear(): void {

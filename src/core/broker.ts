@@ -1,18 +1,24 @@
 /**
- * The façade every transport calls: topic and subscription administration, publish, pull, ack.
- * Each method validates its input with the real service's rules and throws PubSubError.
+ * The façade every transport calls: topic, subscription and snapshot administration, publish,
+ * pull, ack, seek. Each method validates its input with the real service's rules and throws
+ * PubSubError; every config change goes through one method here, so nothing keeps a stale copy.
  */
+import type { Entry } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer, type ConsumerOptions } from "./consumer.ts";
+import { deadLetterCopy } from "./dead-letter.ts";
 import { PubSubError, alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
 import { ObserverSet, type BrokerObserver } from "./events.ts";
+import { exactlyOnceFailure } from "./exactly-once.ts";
+import { Expirations } from "./expiration.ts";
 import { applyMask } from "./field-mask.ts";
 import { compileFilter } from "./filter.ts";
 import { IamPolicies } from "./iam.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
 import { MemoryBudget } from "./memory-budget.ts";
-import type { Delivery, MessageInput, StoredMessage } from "./message.ts";
+import type { MessageInput } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
+import { pullOnce, type PullHandle } from "./pull.ts";
 import { paginate, type Page } from "./paging.ts";
 import { normalizePushConfig, pullOnPush, pushEndpointOf } from "./push/push-config.ts";
 import { PushDeliveries, pushDeps, type PushOptions, type PushSender } from "./push/push-delivery.ts";
@@ -20,37 +26,42 @@ import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } 
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
 import { SchemaRegistry } from "./schemas/registry.ts";
 import { DELETED_SCHEMA, TopicSchemas } from "./schemas/topic-schema.ts";
+import { seekToSnapshot, seekToTime } from "./seek.ts";
+import { Snapshots, type SnapshotResource } from "./snapshots.ts";
+import { MemoryStore } from "./store/memory-store.ts";
+import type { EntryState, Store } from "./store/store.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 
+export type { PullHandle } from "./pull.ts";
+
 export interface BrokerOptions {
   clock: Clock;
+  /** Where topics, subscriptions, snapshots and messages are kept; in memory by default. */
+  store?: Store;
   /** Most messages in one Pull or StreamingPull response. */
   maxMessagesPerResponse?: number;
   /** How long a stream waits to fill a response after a publish; 0 sends at once. */
   fillWaitMs?: number;
   /** How long a Pull without return_immediately waits for messages before answering empty. */
   pullWaitMs?: number;
-  /** Held messages are accounted here, and Publish refused past it (default: no budget). */
+  /** Publish is refused past it (default: no budget); it reads what the store holds. */
   memory?: MemoryBudget;
   /** How push subscriptions send; without it they hold their messages (core tests). */
   push?: { sender: PushSender; options?: Partial<PushOptions> };
 }
 
-export interface PullHandle {
-  result: Promise<Delivery[]>;
-  /** The caller went away: stop waiting, deliver nothing. */
-  cancel(): void;
-}
-
 export class Broker {
   readonly clock: Clock;
+  readonly store: Store;
   readonly maxMessagesPerResponse: number;
   private readonly fillWaitMs: number;
   private readonly pullWaitMs: number;
-  readonly memory: MemoryBudget;
   private topics = new Map<string, Topic>();
   private subs = new Map<string, Subscription>();
+  private snapshots: Snapshots;
+  private expirations: Expirations;
+  readonly memory: MemoryBudget;
   /** Set by shutdown(): what every new stream or Pull is answered. */
   private closing: PubSubError | null = null;
   private topicSchemas: TopicSchemas;
@@ -61,15 +72,20 @@ export class Broker {
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
-    this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
+    this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
+    this.snapshots = new Snapshots(this.store, this.clock);
+    this.expirations = new Expirations(this.clock, (sub) => this.deleteSubscription(sub.name));
+    this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
+    this.memory.track(this.store);
     this.schemas = new SchemaRegistry(o.clock);
     this.schemas.onDelete = (name) => this.schemaDeleted(name);
     this.topicSchemas = new TopicSchemas(this.schemas);
     this.iam = new IamPolicies((resource) => this.requireResource(resource));
     this.push = new PushDeliveries(pushDeps(o.clock, o.push, this));
+    this.restore();
   }
 
   /** Attaches an observer of broker events; the returned function detaches it. */
@@ -85,6 +101,38 @@ export class Broker {
     return this.observers.current;
   }
 
+  /** Rebuilds topics, subscriptions (with what they hold) and snapshots from what the store kept. */
+  private restore(): void {
+    const kept = this.store.contents();
+    for (const t of kept.topics) {
+      this.topics.set(t.name, new Topic(t, this.store, this.clock));
+      this.topicSchemas.set(t.name, this.topicSchemas.resolve(t));
+    }
+    for (const { config, createdSeq, entries } of kept.subscriptions) {
+      const sub = this.newSubscription(config, createdSeq);
+      const topic = config.detached ? undefined : this.topics.get(config.topic);
+      if (topic) {
+        sub.topic = topic;
+        topic.subscriptions.add(sub);
+      }
+      sub.restore(entries);
+      this.subs.set(sub.name, sub);
+      this.expirations.watch(sub);
+      this.push.sync(sub);
+    }
+    for (const s of kept.snapshots) this.snapshots.restore(s, this.topics.get(s.topic) ?? null);
+    for (const t of this.topics.values()) t.configure(t.config);
+  }
+
+  private newSubscription(config: SubscriptionResource, createdSeq = this.store.nextSeq): Subscription {
+    const hooks = { deadLetter: (s: Subscription, e: Entry) => this.deadLetter(s, e) };
+    const sub = new Subscription(config, this.clock, this.store, hooks, this.fillWaitMs, createdSeq);
+    sub.matches = compileFilter(config.filter);
+    sub.filtered = config.filter !== "";
+    sub.observer = this.events;
+    return sub;
+  }
+
   // ---- topics ----
 
   createTopic(input: TopicResource): TopicResource {
@@ -92,8 +140,9 @@ export class Broker {
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
     const config = normalizeTopic(input);
     const schema = this.topicSchemas.resolve(config);
-    const topic = new Topic(config);
+    const topic = new Topic(config, this.store, this.clock);
     topic.observer = this.events;
+    this.store.putTopic(topic.config);
     this.topics.set(topic.name, topic);
     this.topicSchemas.set(topic.name, schema);
     this.events?.resourceChanged("topic", "created", topic.name);
@@ -108,10 +157,11 @@ export class Broker {
     const topic = this.topic(input.name);
     const next = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
     const schema = this.topicSchemas.resolve(next);
-    topic.config = next;
+    this.store.putTopic(next);
+    topic.configure(next);
     this.topicSchemas.set(topic.name, schema);
     this.events?.resourceChanged("topic", "updated", topic.name);
-    return topic.config;
+    return next;
   }
 
   listTopics(project: string, pageSize?: number, pageToken?: string): Page<TopicResource> {
@@ -125,10 +175,20 @@ export class Broker {
     return paginate(names, (n) => n, pageSize, pageToken);
   }
 
+  listTopicSnapshots(topicName: string, pageSize?: number, pageToken?: string): Page<string> {
+    return this.snapshots.listForTopic(this.topic(topicName), pageSize, pageToken);
+  }
+
+  /** Its subscriptions stay (naming _deleted-topic_) with what they hold; its log and snapshots' topic go. */
   deleteTopic(name: string): void {
     const topic = this.topic(name);
-    for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC });
+    this.store.transaction(() => {
+      for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, null);
+      this.snapshots.topicDeleted(topic);
+      this.store.deleteTopic(name);
+    });
     topic.subscriptions.clear();
+    topic.close();
     this.topics.delete(name);
     this.topicSchemas.set(name, undefined);
     this.iam.drop(name);
@@ -154,22 +214,21 @@ export class Broker {
     const topic = this.topic(input.topic);
     const config = normalizeSubscription(input);
     config.pushConfig = normalizePushConfig(config.pushConfig);
-    const matches = compileFilter(config.filter);
+    compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
-    if (topic.config.messageRetentionDuration) config.topicMessageRetentionDuration = topic.config.messageRetentionDuration;
-    const hooks = { deadLetter: (s: Subscription, m: StoredMessage) => this.deadLetter(s, m), budget: this.memory };
-    const sub = new Subscription(config, this.clock, hooks, this.fillWaitMs);
-    sub.matches = matches;
-    sub.observer = this.events;
+    const sub = this.newSubscription(config);
+    sub.topic = topic;
+    this.store.putSubscription(config, sub.createdSeq);
     this.subs.set(sub.name, sub);
     topic.subscriptions.add(sub);
+    this.expirations.watch(sub);
     this.push.sync(sub);
     this.events?.resourceChanged("subscription", "created", sub.name);
-    return sub.config;
+    return this.describe(sub);
   }
 
   getSubscription(name: string): SubscriptionResource {
-    return this.subscription(name).config;
+    return this.describe(this.subscription(name));
   }
 
   updateSubscription(input: SubscriptionResource, paths: readonly string[]): SubscriptionResource {
@@ -177,9 +236,14 @@ export class Broker {
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
     next.pushConfig = normalizePushConfig(next.pushConfig, sub.config.pushConfig);
+    const prev = sub.config;
     this.setConfig(sub, next);
+    if (prev.messageRetentionDuration !== next.messageRetentionDuration || prev.retainAckedMessages !== next.retainAckedMessages) {
+      sub.retentionChanged();
+    }
+    this.expirations.watch(sub);
     this.push.sync(sub);
-    return next;
+    return this.describe(sub);
   }
 
   /** ModifyPushConfig is an update of push_config alone (an empty one makes it a pull subscription). */
@@ -189,32 +253,76 @@ export class Broker {
 
   listSubscriptions(project: string, pageSize?: number, pageToken?: string): Page<SubscriptionResource> {
     const prefix = `projects/${parseProject(project)}/subscriptions/`;
-    const all = [...this.subs.values()].filter((s) => s.name.startsWith(prefix)).map((s) => s.config);
+    const all = [...this.subs.values()].filter((s) => s.name.startsWith(prefix)).map((s) => this.describe(s));
     return paginate(all, (s) => s.name, pageSize, pageToken);
   }
 
   deleteSubscription(name: string): void {
     const sub = this.subscription(name);
     this.subs.delete(name);
-    this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
+    sub.topic?.subscriptions.delete(sub);
+    this.expirations.unwatch(sub);
     this.push.detach(sub);
     this.iam.drop(name);
-    sub.close(notFound(name));
+    this.store.transaction(() => {
+      sub.close(notFound(name));
+      this.store.deleteSubscription(name);
+    });
     this.events?.resourceChanged("subscription", "deleted", name);
   }
 
+  /** Detached: off its topic, everything it held dropped; Pull and StreamingPull fail. */
   detachSubscription(name: string): void {
     const sub = this.subscription(name);
-    this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
-    this.setConfig(sub, { ...sub.config, detached: true });
+    sub.topic?.subscriptions.delete(sub);
     this.push.detach(sub);
-    sub.close(failedPrecondition(`Subscription ${name} is detached.`));
+    this.store.transaction(() => {
+      this.setConfig(sub, { ...sub.config, detached: true }, null);
+      sub.close(failedPrecondition(`Subscription ${name} is detached.`));
+    });
+  }
+
+  // ---- snapshots and seek ----
+
+  createSnapshot(name: string, subscription: string, labels?: Record<string, string>): SnapshotResource {
+    return this.snapshots.create(name, this.subscription(subscription, "subscription"), labels);
+  }
+
+  getSnapshot(name: string): SnapshotResource {
+    return this.snapshots.resource(name);
+  }
+
+  listSnapshots(project: string, pageSize?: number, pageToken?: string): Page<SnapshotResource> {
+    return this.snapshots.list(project, pageSize, pageToken);
+  }
+
+  updateSnapshot(input: SnapshotResource, paths: readonly string[]): SnapshotResource {
+    return this.snapshots.update(input, paths);
+  }
+
+  deleteSnapshot(name: string): void {
+    this.snapshots.delete(name);
+  }
+
+  /** Seek to a time (ms since the epoch) or to a snapshot: exactly one of the two. */
+  seek(subName: string, target: { time?: number; snapshot?: string }): void {
+    const sub = this.subscription(subName);
+    if (sub.config.detached) throw failedPrecondition(`Subscription ${subName} is detached.`);
+    sub.lastActive = this.clock.now();
+    if (target.snapshot !== undefined) {
+      const snap = this.snapshots.forSeek(target.snapshot);
+      seekToSnapshot(sub, snap.record, snap.topic);
+    } else if (target.time !== undefined) {
+      if (!Number.isFinite(target.time)) throw invalid("Invalid time in SeekRequest.");
+      seekToTime(sub, target.time, this.clock.now());
+    } else throw invalid("A SeekRequest must set either time or snapshot.");
+    this.events?.seeked(subName, target);
   }
 
   /** Ends every stream and waiting Pull with UNAVAILABLE (what clients retry on); new ones get it too. */
   shutdown(): void {
     this.closing = new PubSubError("UNAVAILABLE", "The emulator is shutting down.");
-    for (const sub of this.subs.values()) sub.close(this.closing);
+    for (const sub of this.subs.values()) sub.endConsumers(this.closing);
   }
 
   /** Stops push delivery (the server is stopping): no new requests, no backoff timers left. */
@@ -226,24 +334,32 @@ export class Broker {
   reset(project?: string): { topics: number; subscriptions: number } {
     const prefix = project === undefined ? "" : `projects/${parseProject(project)}/`;
     const dropped = { topics: 0, subscriptions: 0 };
-    for (const [name, sub] of this.subs) {
-      if (!name.startsWith(prefix)) continue;
-      this.subs.delete(name);
-      this.topics.get(sub.config.topic)?.subscriptions.delete(sub);
-      this.push.detach(sub);
-      sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
-      this.events?.resourceChanged("subscription", "deleted", name);
-      dropped.subscriptions++;
-    }
-    for (const [name, topic] of this.topics) {
-      if (!name.startsWith(prefix)) continue;
-      // A subscription of another project keeps working as if its topic were deleted.
-      for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC });
-      this.topics.delete(name);
-      this.topicSchemas.set(name, undefined);
-      this.events?.resourceChanged("topic", "deleted", name);
-      dropped.topics++;
-    }
+    this.store.transaction(() => {
+      for (const [name, sub] of this.subs) {
+        if (!name.startsWith(prefix)) continue;
+        this.subs.delete(name);
+        sub.topic?.subscriptions.delete(sub);
+        this.expirations.unwatch(sub);
+        this.push.detach(sub);
+        sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
+        this.store.deleteSubscription(name);
+        this.events?.resourceChanged("subscription", "deleted", name);
+        dropped.subscriptions++;
+      }
+      this.snapshots.clear(prefix);
+      for (const [name, topic] of this.topics) {
+        if (!name.startsWith(prefix)) continue;
+        // A subscription of another project keeps working as if its topic were deleted.
+        for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, null);
+        topic.subscriptions.clear();
+        topic.close();
+        this.topics.delete(name);
+        this.store.deleteTopic(name);
+        this.topicSchemas.set(name, undefined);
+        this.events?.resourceChanged("topic", "deleted", name);
+        dropped.topics++;
+      }
+    });
     this.schemas.clear(prefix);
     this.iam.clear(prefix);
     return dropped;
@@ -255,14 +371,22 @@ export class Broker {
   }
 
   /** Counts for the metrics endpoint. */
-  stats(): { topics: number; subscriptions: number; backlog: number; outstanding: number } {
+  stats() {
     let backlog = 0;
     let outstanding = 0;
     for (const s of this.subs.values()) {
       backlog += s.backlogSize;
       outstanding += s.outstanding;
     }
-    return { topics: this.topics.size, subscriptions: this.subs.size, backlog, outstanding };
+    return {
+      topics: this.topics.size,
+      subscriptions: this.subs.size,
+      snapshots: this.snapshots.size,
+      backlog,
+      outstanding,
+      heldMessages: this.store.heldMessages,
+      heldBytes: this.store.heldBytes,
+    };
   }
 
   // ---- delivery ----
@@ -277,49 +401,28 @@ export class Broker {
     if (!Number.isInteger(maxMessages) || maxMessages <= 0) {
       throw new PubSubError("INVALID_ARGUMENT", `Invalid max_messages: ${maxMessages}. It must be a positive integer.`);
     }
-    let timer: unknown = null;
-    let settle!: (d: Delivery[]) => void;
-    let fail!: (e: PubSubError) => void;
-    const result = new Promise<Delivery[]>((res, rej) => {
-      settle = res;
-      fail = rej;
-    });
-    let done = false;
-    const finish = (d: Delivery[]) => {
-      done = true;
-      if (timer !== null) this.clock.cancel(timer);
-      settle(d);
-    };
-    const consumer = new Consumer({
-      ackDeadlineSeconds: sub.config.ackDeadlineSeconds,
-      maxBatch: Math.min(maxMessages, this.maxMessagesPerResponse),
-      oneShot: true,
-      deliver: finish,
-      close: (e) => {
-        if (timer !== null) this.clock.cancel(timer);
-        fail(e);
-      },
-    });
-    sub.addConsumer(consumer);
-    const cancel = () => {
-      sub.removeConsumer(consumer);
-      finish([]);
-    };
-    if (done) return { result, cancel };
-    if (returnImmediately) cancel();
-    else timer = this.clock.schedule(this.clock.now() + this.pullWaitMs, () => ((timer = null), cancel()));
-    return { result, cancel };
+    return pullOnce(sub, this.clock, Math.min(maxMessages, this.maxMessagesPerResponse), returnImmediately ? 0 : this.pullWaitMs);
   }
 
-  acknowledge(subName: string, ackIds: readonly string[]): string[] {
+  /**
+   * Acknowledges; returns the ack ids that matched no lease. With exactly-once delivery those
+   * fail the request (the valid ones are still acked), as the real service answers.
+   */
+  acknowledge(subName: string, ackIds: readonly string[]): readonly string[] {
     checkAckIds(ackIds);
-    return this.subscription(subName).ack(ackIds);
+    const sub = this.subscription(subName);
+    const invalidIds = sub.ack(ackIds);
+    if (invalidIds.length && sub.config.enableExactlyOnceDelivery) throw exactlyOnceFailure(invalidIds);
+    return invalidIds;
   }
 
-  modifyAckDeadline(subName: string, ackIds: readonly string[], seconds: number): string[] {
+  modifyAckDeadline(subName: string, ackIds: readonly string[], seconds: number): readonly string[] {
     checkModifyDeadline(seconds);
     checkAckIds(ackIds);
-    return this.subscription(subName).modifyAckDeadline(ackIds, seconds);
+    const sub = this.subscription(subName);
+    const invalidIds = sub.modifyAckDeadline(ackIds, seconds);
+    if (invalidIds.length && sub.config.enableExactlyOnceDelivery) throw exactlyOnceFailure(invalidIds);
+    return invalidIds;
   }
 
   /** A streaming consumer for a subscription; the caller adds it, and removes it when the stream ends. */
@@ -329,28 +432,31 @@ export class Broker {
     return { sub, consumer: new Consumer({ ...o, maxBatch: this.maxMessagesPerResponse }) };
   }
 
+  /** What a subscription holds, in publish order: unacked (waiting or leased) and kept acked messages. */
+  entries(subName: string): Iterable<EntryState> {
+    return this.subscription(subName).entries();
+  }
+
   /** The subscription object itself, for adapters that hold it across calls (streams). */
-  subscription(name: string): Subscription {
+  subscription(name: string, field = "subscription"): Subscription {
     // Stored names were validated on create: validate only on a miss, to tell 3 from 5.
     const sub = this.subs.get(name);
     if (sub) return sub;
-    parseName(name, "subscriptions", "subscription");
+    parseName(name, "subscriptions", field);
     throw notFound(name);
   }
 
   /**
    * Throws NOT_FOUND unless `resource` names an existing topic, subscription, snapshot or schema:
-   * the IAM methods' lookup (snapshots join with one line when they exist).
+   * the IAM methods' lookup.
    */
   requireResource(resource: string): void {
     const kind = (resource ?? "").split("/")[2];
     if (kind === "topics") this.topic(resource);
-    else if (kind === "subscriptions") this.subscription(resource);
+    else if (kind === "subscriptions") this.subscription(resource, "resource");
     else if (kind === "schemas") this.schemas.get(resource, "resource");
-    else if (kind === "snapshots") {
-      parseName(resource, "snapshots", "resource");
-      throw notFound(resource);
-    } else throw invalid(`Invalid resource (resource=${String(resource).slice(0, 200)}): expected a topic, subscription, snapshot or schema name.`);
+    else if (kind === "snapshots") this.snapshots.resource(resource);
+    else throw invalid(`Invalid resource (resource=${String(resource).slice(0, 200)}): expected a topic, subscription, snapshot or schema name.`);
   }
 
   /** Pull and StreamingPull are refused on a push subscription, as by the real service. */
@@ -365,8 +471,28 @@ export class Broker {
     this.iam.drop(name);
     for (const topicName of this.topicSchemas.schemaDeleted(name)) {
       const topic = this.topics.get(topicName);
-      if (topic) topic.config = { ...topic.config, schemaSettings: { ...(topic.config.schemaSettings as object), schema: DELETED_SCHEMA } };
+      if (!topic) continue;
+      const next = { ...topic.config, schemaSettings: { ...(topic.config.schemaSettings as object), schema: DELETED_SCHEMA } };
+      this.store.putTopic(next);
+      topic.config = next;
     }
+  }
+
+  /**
+   * The one place a subscription's config changes after creation: stored, and observers hear of
+   * it. `topic` null takes it off its topic (the topic was deleted, or it was detached).
+   */
+  private setConfig(sub: Subscription, config: SubscriptionResource, topic?: null): void {
+    if (topic === null) sub.topic = null;
+    sub.config = config;
+    this.store.putSubscription(config, sub.createdSeq);
+    this.events?.resourceChanged("subscription", "updated", sub.name);
+  }
+
+  /** The resource as Get reports it: topic_message_retention_duration is read from the topic now. */
+  private describe(sub: Subscription): SubscriptionResource {
+    const r = sub.topic?.config.messageRetentionDuration;
+    return r === undefined ? sub.config : { ...sub.config, topicMessageRetentionDuration: r };
   }
 
   private topic(name: string): Topic {
@@ -376,18 +502,13 @@ export class Broker {
     throw notFound(name);
   }
 
-  /** The one place a subscription's config changes after creation, so observers hear of each. */
-  private setConfig(sub: Subscription, config: SubscriptionResource): void {
-    sub.config = config;
-    this.events?.resourceChanged("subscription", "updated", sub.name);
-  }
-
-  /** Dead-lettering republishes to the policy's topic; false (keep redelivering) if it is gone. */
-  private deadLetter(sub: Subscription, msg: StoredMessage): boolean {
+  /** Dead-lettering republishes a copy to the policy's topic; false (keep redelivering) if it is gone. */
+  private deadLetter(sub: Subscription, entry: Entry): boolean {
     const dlq = sub.config.deadLetterPolicy && this.topics.get(sub.config.deadLetterPolicy.deadLetterTopic);
     if (!dlq) return false;
-    this.events?.deadLettered(sub.name, msg, dlq.name);
-    dlq.publish([msg], [msg.size], this.clock.now());
+    const { input, size } = deadLetterCopy(sub.name, entry);
+    this.events?.deadLettered(sub.name, entry.msg, dlq.name);
+    dlq.publish([input], [size], this.clock.now());
     return true;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The memory budget (--max-memory): held messages are accounted where they are stored and
- * freed, and Publish is refused with RESOURCE_EXHAUSTED before they would pass it — so the
+ * The memory budget (--max-memory): held messages are accounted where the store holds and
+ * releases them (its heldMessages / heldBytes), and Publish is refused with RESOURCE_EXHAUSTED before they would pass it — so the
  * process refuses work instead of being killed. Deliveries, acks and nacks never consult it:
  * they are how memory is given back. A second guard samples the process's resident memory
  * (never per message) for what the accounting cannot see.
@@ -9,7 +9,7 @@ import { PubSubError } from "./errors.ts";
 
 /** Bookkeeping a stored message costs beyond its bytes (object, id, buffer), measured ≈ 330 B (bench/held-memory.ts). */
 export const MESSAGE_OVERHEAD = 400;
-/** What each subscription holding a message costs (entry, queue slot), measured ≈ 65 B. */
+/** What a subscription's hold on a message costs (entry, queue slot), measured ≈ 65 B; counted once a message. */
 export const ENTRY_OVERHEAD = 100;
 /** Share of the budget held messages may take; the rest is the runtime, requests in flight, garbage. */
 export const HELD_SHARE = 0.5;
@@ -32,18 +32,16 @@ export interface MemoryBudgetOptions {
   reclaim?: () => void;
 }
 
-/**
- * What one subscription's hold on a message is accounted as: its entry, plus an equal share of
- * the message itself among the `holders` subscriptions that took it — so the shares of all
- * holders add up to the message once, and each frees its share when it lets go.
- */
-export const holdCost = (size: number, holders: number) => ENTRY_OVERHEAD + Math.ceil((size + MESSAGE_OVERHEAD) / holders);
+/** What the budget reads: the store's count of held messages and their bytes. */
+export interface HeldSource {
+  readonly heldMessages: number;
+  readonly heldBytes: number;
+}
 
 export class MemoryBudget {
   readonly maxBytes: number;
   readonly heldLimit: number;
-  /** Accounted bytes of held messages. */
-  held = 0;
+  private source: HeldSource = { heldMessages: 0, heldBytes: 0 };
   /** Publishes refused so far. */
   refused = 0;
   private lastSample = -Infinity;
@@ -55,12 +53,15 @@ export class MemoryBudget {
     this.heldLimit = Math.floor(o.maxBytes * HELD_SHARE);
   }
 
-  stored(bytes: number): void {
-    this.held += bytes;
+  /** Reads held messages from the store that holds them (the one place they are held and freed). */
+  track(source: HeldSource): void {
+    this.source = source;
   }
 
-  freed(bytes: number): void {
-    this.held -= bytes;
+  /** Accounted bytes of held messages. */
+  get held(): number {
+    const s = this.source;
+    return s.heldBytes + s.heldMessages * (MESSAGE_OVERHEAD + ENTRY_OVERHEAD);
   }
 
   /**

@@ -1,6 +1,9 @@
 /** A published message, stored once per topic and shared by every subscription that holds it. */
 export interface StoredMessage {
+  /** The decimal form of `seq`. */
   readonly id: string;
+  /** Its place in publish order, unique in the store (message ids come from it). */
+  readonly seq: number;
   readonly data: Uint8Array;
   readonly attributes: Readonly<Record<string, string>>;
   readonly orderingKey: string;

@@ -8,7 +8,7 @@ import type { Broker } from "./broker.ts";
 import type { Consumer } from "./consumer.ts";
 import { PubSubError, invalid } from "./errors.ts";
 import { checkAckDeadline, checkModifyDeadline } from "./limits.ts";
-import { deliveryBatch, type DeliveryBatch } from "./delivery-batch.ts";
+import { deliveryBatch, type Confirmation, type DeliveryBatch } from "./delivery-batch.ts";
 import type { Delivery } from "./message.ts";
 import { pullOnPush, pushEndpointOf } from "./push/push-config.ts";
 import type { Subscription } from "./subscription.ts";
@@ -116,11 +116,18 @@ export class StreamSession {
     return this.sink.send(deliveryBatch(this.sub.config, deliveries, true));
   }
 
+  /**
+   * Applies a request's acks and modacks; on an exactly-once subscription answers them with
+   * confirmations (valid and invalid ack ids). Returns whether the request did anything.
+   */
   private apply(req: StreamRequest): boolean {
-    let acted = false;
-    if (req.ackIds?.length) {
-      this.sub.ack(req.ackIds);
-      acted = true;
+    const eod = this.sub.config.enableExactlyOnceDelivery;
+    let ackConfirmation: Confirmation | undefined;
+    let modackConfirmation: Confirmation | undefined;
+    const acks = req.ackIds;
+    if (acks?.length) {
+      const invalidAckIds = this.sub.ack(acks);
+      if (eod) ackConfirmation = confirm(acks, invalidAckIds);
     }
     const ids = req.modifyDeadlineAckIds;
     if (ids?.length) {
@@ -132,10 +139,14 @@ export class StreamSession {
         if (list) list.push(ids[i]);
         else byDeadline.set(secs[i], [ids[i]]);
       }
-      for (const [s, list] of byDeadline) this.sub.modifyAckDeadline(list, s);
-      acted = true;
+      const invalidAckIds: string[] = [];
+      for (const [s, list] of byDeadline) invalidAckIds.push(...this.sub.modifyAckDeadline(list, s));
+      if (eod) modackConfirmation = confirm(ids, invalidAckIds);
     }
-    return acted;
+    if (ackConfirmation || modackConfirmation) {
+      this.sink.send({ ...deliveryBatch(this.sub.config, [], true), ackConfirmation, modackConfirmation });
+    }
+    return !!(acks?.length || ids?.length);
   }
 
   /** Per the proto, flow control and protocol version belong to the first request only. */
@@ -148,6 +159,12 @@ export class StreamSession {
       if (v) throw invalid(`${field} may only be set in the first StreamingPullRequest of a stream.`);
     }
   }
+}
+
+function confirm(ids: readonly string[], invalidAckIds: readonly string[]): Confirmation {
+  if (invalidAckIds.length === 0) return { ackIds: ids, invalidAckIds };
+  const bad = new Set(invalidAckIds);
+  return { ackIds: ids.filter((id) => !bad.has(id)), invalidAckIds };
 }
 
 function checkCounts(req: StreamRequest): void {

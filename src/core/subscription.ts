@@ -1,87 +1,63 @@
 /**
- * One subscription's delivery state: the backlog, the leases of delivered messages (in a
- * deadline-ordered heap with one timer), and the consumers it hands messages to. Delivery is
- * event-driven: enqueue, ack, nack, expiry and a consumer regaining room all call dispatch().
+ * One subscription: what it holds (SubscriptionState) plus the consumers it hands messages to.
+ * Delivery is event-driven: enqueue, ack, nack, expiry and a consumer regaining room all call
+ * dispatch(). Every change of what it holds goes to the store.
  */
-import { Backlog, type Entry, type KeyQueue, type Lease } from "./backlog.ts";
+import type { Entry, KeyQueue, Lease } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
 import type { BrokerObserver } from "./events.ts";
 import { LIMITS } from "./limits.ts";
-import type { MemoryBudget } from "./memory-budget.ts";
-import type { HeapEntry } from "./heap.ts";
-import type { Delivery, StoredMessage } from "./message.ts";
+import type { Delivery } from "./message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
-import { TimedHeap } from "./timed-heap.ts";
-
-let ackSeq = 0;
-/** Ack ids are unique across the process so a re-created subscription never honours old ones. */
-const nextAckId = () => (++ackSeq).toString(36);
-
-interface Delayed extends HeapEntry {
-  release(): void;
-}
+import type { Store } from "./store/store.ts";
+import { SubscriptionState } from "./subscription-state.ts";
 
 export interface SubscriptionHooks {
   /** Forwards a message that ran out of delivery attempts; true when it was accepted. */
-  deadLetter(sub: Subscription, msg: StoredMessage): boolean;
-  /** Told of every message held and let go. */
-  budget?: MemoryBudget;
+  deadLetter(sub: Subscription, entry: Entry): boolean;
 }
 
-export class Subscription {
-  private backlog: Backlog;
-  private leases = new Map<string, Lease>();
-  private leaseHeap: TimedHeap<Lease>;
-  private delayed: TimedHeap<Delayed>;
+const NONE: readonly string[] = Object.freeze([]);
+
+export class Subscription extends SubscriptionState {
   private consumers: Consumer[] = [];
   private rr = 0;
-  private seq = 0;
   private dispatching = false;
   private again = false;
   private fillTimer: unknown = null;
-  /** Bytes this subscription accounts against the memory budget (every entry it holds). */
-  private heldCost = 0;
-  /** Set by the broker: false when a filter rejects the message. */
-  matches: (msg: StoredMessage) => boolean = () => true;
+  /** Broker events; null (one check on the hot path) when nothing listens. */
   observer: BrokerObserver | null = null;
 
   constructor(
-    public config: SubscriptionResource,
-    private clock: Clock,
+    config: SubscriptionResource,
+    clock: Clock,
+    store: Store,
     private hooks: SubscriptionHooks,
     private fillWaitMs = 0,
+    createdSeq = store.nextSeq,
   ) {
-    this.backlog = new Backlog(config.enableMessageOrdering);
-    this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.leaseDue(lease, now));
-    this.delayed = new TimedHeap<Delayed>(clock, (d) => d.release());
+    super(config, clock, store, createdSeq);
   }
 
-  get name(): string {
-    return this.config.name;
+  get hasConsumers(): boolean {
+    return this.consumers.length > 0;
   }
 
-  /** Messages waiting plus messages outstanding. */
-  get backlogSize(): number {
-    return this.backlog.waiting + this.leases.size;
-  }
-
-  get outstanding(): number {
-    return this.leases.size;
-  }
-
-  /** Read-only state for inspection and metrics (never mutate what it yields). */
+  /** Read-only views for the operator surface: waiting entries in publish order, leases, consumers. */
   view(): { waiting: Iterable<Entry>; oldest: Entry | undefined; leases: Iterable<Lease>; consumers: readonly Consumer[] } {
-    const b = this.backlog;
-    return { waiting: b.entries(), oldest: b.oldest(), leases: this.leases.values(), consumers: this.consumers };
+    let oldest: Entry | undefined;
+    for (const e of this.waiting()) {
+      oldest = e;
+      break;
+    }
+    return { waiting: this.waiting(), oldest, leases: this.leases.values(), consumers: this.consumers };
   }
 
-  /** Holds a message; `cost` is what it is accounted as against the memory budget. */
-  enqueue(msg: StoredMessage, cost = 0): void {
-    this.backlog.add({ msg, seq: this.seq++, attempts: 0, lease: null, keyQueue: null, cost });
-    this.heldCost += cost;
-    this.hooks.budget?.stored(cost);
+  /** Ends delivery to every consumer with `error`, keeping everything held (the server is stopping). */
+  endConsumers(error: PubSubError): void {
+    for (const c of this.consumers.splice(0)) c.close(error);
   }
 
   /** After a publish: deliver now, or after the fill wait when fewer than a full response wait. */
@@ -100,13 +76,16 @@ export class Subscription {
 
   addConsumer(c: Consumer): void {
     if (this.config.detached) throw failedPrecondition(`Subscription ${this.name} is detached.`);
+    this.lastActive = this.clock.now();
     this.consumers.push(c);
     this.dispatch();
   }
 
   removeConsumer(c: Consumer): void {
     const i = this.consumers.indexOf(c);
-    if (i >= 0) this.consumers.splice(i, 1);
+    if (i < 0) return;
+    this.consumers.splice(i, 1);
+    this.lastActive = this.clock.now();
   }
 
   /** A backpressured consumer can take messages again. */
@@ -115,33 +94,50 @@ export class Subscription {
     this.dispatch();
   }
 
-  /** Acknowledges; unknown or stale ack ids change nothing. Returns the ack ids that matched. */
-  ack(ackIds: readonly string[]): string[] {
-    const done: string[] = [];
-    for (const id of ackIds) {
-      const lease = this.leases.get(id);
-      if (!lease) continue;
+  /** Acknowledges. Returns the ack ids that matched no lease (unknown, expired, already used). */
+  ack(ackIds: readonly string[]): readonly string[] {
+    this.lastActive = this.clock.now();
+    const keep = this.config.retainAckedMessages;
+    const done: Entry[] = [];
+    let invalid: string[] | null = null;
+    for (let i = 0; i < ackIds.length; i++) {
+      const lease = this.leases.get(ackIds[i]);
+      if (!lease) {
+        (invalid ??= []).push(ackIds[i]);
+        continue;
+      }
+      const e = lease.entry;
+      this.observer?.acked(this.name, e.msg, ackIds[i]);
       this.endLease(lease);
-      this.backlog.settled(lease.entry);
-      this.letGo(lease.entry);
-      this.observer?.acked(this.name, lease.entry.msg, id);
-      done.push(id);
+      this.backlog.settled(e);
+      if (keep) e.acked = true;
+      else this.unhold(e);
+      done.push(e);
     }
-    if (done.length) this.dispatch();
-    return done;
+    if (done.length) {
+      if (keep) this.store.updateEntries(this.name, done);
+      else this.store.removeEntries(this.name, done);
+      this.dispatch();
+    }
+    return invalid ?? NONE;
   }
 
-  /** Sets the deadline of leases; 0 seconds is a nack. Returns the ack ids that matched. */
-  modifyAckDeadline(ackIds: readonly string[], seconds: number): string[] {
+  /** Sets the deadline of leases; 0 seconds is a nack. Returns the ack ids that matched no lease. */
+  modifyAckDeadline(ackIds: readonly string[], seconds: number): readonly string[] {
     const now = this.clock.now();
-    const done: string[] = [];
-    for (const id of ackIds) {
-      const lease = this.leases.get(id);
-      if (!lease) continue;
-      done.push(id);
+    this.lastActive = now;
+    let invalid: string[] | null = null;
+    let nacked = false;
+    for (let i = 0; i < ackIds.length; i++) {
+      const lease = this.leases.get(ackIds[i]);
+      if (!lease) {
+        (invalid ??= []).push(ackIds[i]);
+        continue;
+      }
       if (seconds === 0) {
-        this.observer?.nacked(this.name, lease.entry.msg, id);
+        this.observer?.nacked(this.name, lease.entry.msg, ackIds[i]);
         this.release(lease, now);
+        nacked = true;
         continue;
       }
       const deadline = now + seconds * SECOND;
@@ -150,20 +146,16 @@ export class Subscription {
     }
     // Only a nack frees room or returns messages; an extension (the clients' per-message lease
     // modack, the common case) has nothing to deliver.
-    if (seconds === 0 && done.length) this.dispatch();
-    return done;
+    if (nacked) this.dispatch();
+    return invalid ?? NONE;
   }
 
-  /** Ends delivery to every consumer with `error` and drops all state (delete, detach). */
+  /** Ends delivery to every consumer with `error` and lets go of everything it holds (delete, detach). */
   close(error: PubSubError): void {
     for (const c of this.consumers.splice(0)) c.close(error);
-    this.leaseHeap.clear();
-    this.delayed.clear();
-    this.leases.clear();
-    this.backlog.clear();
+    this.dropAll();
     if (this.fillTimer !== null) this.clock.cancel(this.fillTimer);
-    this.hooks.budget?.freed(this.heldCost);
-    this.heldCost = 0;
+    this.fillTimer = null;
   }
 
   dispatch(): void {
@@ -184,6 +176,9 @@ export class Subscription {
 
   private dispatchRound(): void {
     const now = this.clock.now();
+    const head = this.held.head;
+    // The retention timer may not have fired yet: never deliver a message past retention.
+    if (head && head.msg.publishTime + this.retentionMs <= now) this.expireOld();
     for (;;) {
       const cs = this.consumers;
       if (cs.length === 0 || this.backlog.waiting === 0) return;
@@ -203,6 +198,7 @@ export class Subscription {
         const batch = this.take(c, limit, now);
         if (batch.length === 0) continue;
         delivered = true;
+        this.store.recordDeliveries(this.name, batch);
         if (c.oneShot) this.removeConsumer(c);
         c.deliver(batch);
       }
@@ -216,7 +212,6 @@ export class Subscription {
     // Flow control as the proto states it: stop once the bytes out reach the limit (so one
     // message may take it over); one response also stays near the publish limit.
     const maxOut = c.maxOutstandingBytes;
-    const retention = this.config.messageRetentionDuration;
     const deadline = now + c.ackDeadlineSeconds * SECOND;
     let run: KeyQueue | null = null;
     while (batch.length < limit) {
@@ -224,11 +219,6 @@ export class Subscription {
       let e: Entry | undefined = this.backlog.next(now, run);
       if (!e && run) e = this.backlog.next(now, (run = null));
       if (!e) break;
-      if (e.msg.publishTime + retention < now) {
-        this.backlog.drop(e);
-        this.letGo(e);
-        continue;
-      }
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
         this.backlog.untake(e);
@@ -242,7 +232,7 @@ export class Subscription {
   }
 
   private lease(e: Entry, c: Consumer, deadline: number): Delivery {
-    const ackId = nextAckId();
+    const ackId = this.store.nextAckId();
     const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1 };
     e.lease = lease;
     e.attempts++;
@@ -254,15 +244,7 @@ export class Subscription {
     return { ackId, message: e.msg, deliveryAttempt: e.attempts };
   }
 
-  private endLease(lease: Lease): void {
-    this.leases.delete(lease.ackId);
-    this.leaseHeap.remove(lease);
-    lease.entry.lease = null;
-    lease.consumer.outstanding--;
-    lease.consumer.outstandingBytes -= lease.entry.msg.size;
-  }
-
-  private leaseDue(lease: Lease, now: number): void {
+  protected leaseDue(lease: Lease, now: number): void {
     if (lease.deadline > now) this.leaseHeap.add(lease, lease.deadline);
     else {
       this.observer?.expired(this.name, lease.entry.msg, lease.ackId);
@@ -279,21 +261,16 @@ export class Subscription {
     if (lease.entry.lease === lease) this.endLease(lease);
     const entry = lease.entry;
     const dl = this.config.deadLetterPolicy;
-    if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.hooks.deadLetter(this, entry.msg)) {
+    if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.hooks.deadLetter(this, entry)) {
       this.backlog.drop(entry);
-      this.letGo(entry);
+      this.unhold(entry);
+      this.store.removeEntries(this.name, [entry]);
       return;
     }
     const notBefore = now + this.backoff(entry.attempts);
     const later = this.backlog.returnEntry(entry, notBefore, now);
     for (const e of later) if (e.lease) this.endLease(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
-  }
-
-  /** The subscription no longer holds the entry (acked, expired by retention, dead-lettered). */
-  private letGo(entry: Entry): void {
-    this.heldCost -= entry.cost;
-    this.hooks.budget?.freed(entry.cost);
   }
 
   private backoff(attempts: number): number {

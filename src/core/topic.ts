@@ -1,54 +1,109 @@
-/** A topic: its resource, its attached subscriptions, and publish → fan-out. */
+/**
+ * A topic: its resource, its attached subscriptions, publish → fan-out, and its log: while topic
+ * retention is set or a snapshot of the topic lives, the store's log for the topic keeps every
+ * message, trimmed from the oldest end as retention runs out and snapshots go.
+ */
+import type { Clock } from "./clock.ts";
 import type { BrokerObserver } from "./events.ts";
-import { holdCost } from "./memory-budget.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 import type { TopicResource } from "./resources.ts";
+import type { Store } from "./store/store.ts";
 import type { Subscription } from "./subscription.ts";
-
-let messageSeq = 0;
 
 export class Topic {
   readonly subscriptions = new Set<Subscription>();
+  /** fromSeq of each live snapshot on the topic: the log keeps everything from the smallest. */
+  private snapshotSeqs: number[] = [];
+  private logTimer: unknown = null;
+  private logTimerAt = Infinity;
+  /** Broker events; null (one check on the hot path) when nothing listens. */
   observer: BrokerObserver | null = null;
 
-  constructor(public config: TopicResource) {}
+  constructor(
+    public config: TopicResource,
+    private store: Store,
+    private clock: Clock,
+  ) {}
 
   get name(): string {
     return this.config.name;
   }
 
+  /** Whether new messages go into the log. */
+  get logging(): boolean {
+    return this.config.messageRetentionDuration !== undefined || this.snapshotSeqs.length > 0;
+  }
+
   /**
-   * Stores each message once and hands the same object to every subscription whose filter takes
-   * it; a subscription frees it when acked, so an acked message is garbage once all are done.
-   * Each holder accounts its share of the message against the memory budget.
+   * Stores each message once and hands it to every subscription (each applies its filter); a
+   * message no one holds is never kept. Returns the message ids.
    */
   publish(inputs: readonly MessageInput[], sizes: readonly number[], now: number): string[] {
-    const ids = new Array<string>(inputs.length);
+    const store = this.store;
     const subs = this.subscriptions;
-    const takers: Subscription[] = [];
-    for (let i = 0; i < inputs.length; i++) {
-      const m = inputs[i];
-      const id = String(++messageSeq);
-      const msg: StoredMessage = {
-        id,
-        data: m.data ?? EMPTY,
-        attributes: m.attributes ?? NO_ATTRIBUTES,
-        orderingKey: m.orderingKey ?? "",
-        publishTime: now,
-        size: sizes[i],
-      };
-      ids[i] = id;
-      this.observer?.published(this.name, msg);
-      takers.length = 0;
-      for (const s of subs) if (s.matches(msg)) takers.push(s);
-      if (takers.length === 0) continue;
-      const cost = holdCost(msg.size, takers.length);
-      for (const s of takers) s.enqueue(msg, cost);
-    }
+    const msgs = store.transaction(() => {
+      const msgs = store.append(this.name, inputs, sizes, now, this.logging);
+      for (const s of subs) s.enqueue(msgs);
+      return msgs;
+    });
+    if (this.logTimer === null && this.config.messageRetentionDuration !== undefined) this.trimLog();
+    const observer = this.observer;
+    if (observer) for (const m of msgs) observer.published(this.name, m);
     for (const s of subs) s.published();
+    const ids = new Array<string>(msgs.length);
+    for (let i = 0; i < msgs.length; i++) ids[i] = msgs[i].id;
     return ids;
   }
-}
 
-const EMPTY = new Uint8Array(0);
-const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+  /** What the log still keeps, oldest first. */
+  logged(): Iterable<StoredMessage> {
+    return this.store.logged(this.name);
+  }
+
+  snapshotTaken(fromSeq: number): void {
+    this.snapshotSeqs.push(fromSeq);
+  }
+
+  snapshotGone(fromSeq: number): void {
+    const i = this.snapshotSeqs.indexOf(fromSeq);
+    if (i >= 0) this.snapshotSeqs.splice(i, 1);
+    this.trimLog();
+  }
+
+  /** Applies a new config at once: retention changes trim or extend the log from now on. */
+  configure(config: TopicResource): void {
+    this.config = config;
+    this.trimLog();
+    for (const s of this.subscriptions) s.retentionChanged();
+  }
+
+  /** The topic is deleted: its log goes. */
+  close(): void {
+    if (this.logTimer !== null) this.clock.cancel(this.logTimer);
+    this.logTimer = null;
+  }
+
+  /**
+   * Drops the log's oldest messages that neither retention nor a snapshot keeps, then arms one
+   * timer for when the oldest kept one runs out of retention.
+   */
+  private trimLog(): void {
+    const now = this.clock.now();
+    const retention = this.config.messageRetentionDuration;
+    const from = this.snapshotSeqs.length ? Math.min(...this.snapshotSeqs) : Infinity;
+    const oldest = this.store.trimLog(
+      this.name,
+      (m) => m.seq < from && (retention === undefined || m.publishTime + retention <= now),
+    );
+    if (!oldest || retention === undefined || oldest.seq >= from) return;
+    const at = oldest.publishTime + retention;
+    if (at >= this.logTimerAt) return;
+    if (this.logTimer !== null) this.clock.cancel(this.logTimer);
+    this.logTimerAt = at;
+    this.logTimer = this.clock.schedule(at, () => {
+      this.logTimer = null;
+      this.logTimerAt = Infinity;
+      this.trimLog();
+    });
+  }
+}

@@ -1,5 +1,6 @@
 /** Proto-loader objects ↔ core resources: durations and timestamps become milliseconds here. */
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
+import type { SnapshotResource } from "../core/snapshots.ts";
 
 export interface Duration {
   seconds?: number | string;
@@ -12,8 +13,19 @@ export const durationToMs = (d: Duration | null | undefined): number | undefined
 export const msToDuration = (ms: number | undefined): Duration | undefined =>
   ms === undefined ? undefined : { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
 
-/** A google.protobuf.Timestamp from milliseconds since the epoch. */
-export const msToTimestamp = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
+export interface Timestamp {
+  seconds?: number | string;
+  nanos?: number;
+}
+
+/**
+ * Publish times are whole milliseconds, so "published before T" is "before T rounded up to the
+ * millisecond": a sub-millisecond T keeps the real service's before/at-or-after split.
+ */
+export const timestampToMs = (t: Timestamp | null | undefined): number | undefined =>
+  t ? Number(t.seconds ?? 0) * 1000 + Math.ceil((t.nanos ?? 0) / 1e6) : undefined;
+
+export const msToTimestamp = (ms: number): Timestamp => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -62,4 +74,13 @@ export function subscriptionToProto(s: SubscriptionResource): Obj {
     };
   }
   return out;
+}
+
+export function snapshotToProto(s: SnapshotResource): Obj {
+  return { name: s.name, topic: s.topic, expireTime: msToTimestamp(s.expireTime), labels: s.labels };
+}
+
+export function snapshotFromProto(p: Obj | null | undefined): SnapshotResource {
+  const s = compact(p);
+  return { name: s.name ?? "", topic: s.topic ?? "", labels: s.labels ?? {}, expireTime: timestampToMs(s.expireTime) ?? NaN };
 }

@@ -24,6 +24,10 @@ export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
       const page = broker.listTopics(req.project, req.pageSize, req.pageToken);
       return { topics: page.items.map(topicToProto), nextPageToken: page.nextPageToken };
     },
+    ListTopicSnapshots: (req: ProtoObject) => {
+      const page = broker.listTopicSnapshots(req.topic, req.pageSize, req.pageToken);
+      return { snapshots: page.items, nextPageToken: page.nextPageToken };
+    },
     ListTopicSubscriptions: (req: ProtoObject) => {
       const page = broker.listTopicSubscriptions(req.topic, req.pageSize, req.pageToken);
       return { subscriptions: page.items, nextPageToken: page.nextPageToken };

@@ -1,7 +1,7 @@
 /** google.pubsub.v1.Subscriber's unary RPCs; StreamingPull is the table's openStream. */
 import type { Broker } from "../core/broker.ts";
 import { deliveryBatch, type DeliveryBatch } from "../core/delivery-batch.ts";
-import { subscriptionFromProto, subscriptionToProto } from "./convert.ts";
+import { snapshotFromProto, snapshotToProto, subscriptionFromProto, subscriptionToProto, timestampToMs } from "./convert.ts";
 import type { CallContext, ProtoObject, UnaryRpc } from "./table.ts";
 
 const EMPTY = Object.freeze({});
@@ -51,6 +51,24 @@ export function subscriberRpcs(broker: Broker): Record<string, UnaryRpc> {
     },
     ModifyPushConfig: (req: ProtoObject) => {
       broker.modifyPushConfig(req.subscription, req.pushConfig ?? undefined);
+      return EMPTY;
+    },
+    CreateSnapshot: (req: ProtoObject) =>
+      snapshotToProto(broker.createSnapshot(req.name ?? "", req.subscription, req.labels ?? undefined)),
+    GetSnapshot: (req: ProtoObject) => snapshotToProto(broker.getSnapshot(req.snapshot)),
+    ListSnapshots: (req: ProtoObject) => {
+      const page = broker.listSnapshots(req.project, req.pageSize, req.pageToken);
+      return { snapshots: page.items.map(snapshotToProto), nextPageToken: page.nextPageToken };
+    },
+    UpdateSnapshot: (req: ProtoObject) =>
+      snapshotToProto(broker.updateSnapshot(snapshotFromProto(req.snapshot), req.updateMask?.paths ?? [])),
+    DeleteSnapshot: (req: ProtoObject) => {
+      broker.deleteSnapshot(req.snapshot);
+      return EMPTY;
+    },
+    Seek: (req: ProtoObject) => {
+      const time = req.time ? timestampToMs(req.time) : undefined;
+      broker.seek(req.subscription, req.snapshot ? { snapshot: req.snapshot } : { time });
       return EMPTY;
     },
   };

@@ -37,7 +37,8 @@ export interface RpcTable {
 
 export const NO_CONTEXT: CallContext = { onCancel: () => {} };
 
-export function createRpcTable(broker: Broker): RpcTable {
+/** The RPCs that have a handler, by "Service.Method". */
+export function implementedRpcs(broker: Broker): Map<string, UnaryRpc> {
   const unary = new Map<string, UnaryRpc>();
   const add = (service: string, rpcs: Record<string, UnaryRpc>) => {
     for (const [method, fn] of Object.entries(rpcs)) unary.set(`${service}.${method}`, fn);
@@ -46,6 +47,12 @@ export function createRpcTable(broker: Broker): RpcTable {
   add("Subscriber", subscriberRpcs(broker));
   add("SchemaService", schemaRpcs(broker));
   add("IAMPolicy", iamRpcs(broker));
+  return unary;
+}
+
+export function createRpcTable(broker: Broker): RpcTable {
+  const unary = implementedRpcs(broker);
+  // A method a refreshed proto adds answers UNIMPLEMENTED on every transport until it has a handler.
   for (const [name, fn] of unimplementedRpcs()) if (!unary.has(name)) unary.set(name, fn);
   return { unary, openStream: (first, sink) => new StreamSession(broker, first, sink) };
 }

@@ -80,6 +80,7 @@ describe("publish", () => {
 describe("delivery responses", () => {
   const msg = (over: Partial<StoredMessage> = {}): StoredMessage => ({
     id: "42",
+    seq: 42,
     data: Buffer.from("payload"),
     attributes: { k: "v", "ünï": "cødé" },
     orderingKey: "key-ü",
@@ -111,6 +112,21 @@ describe("delivery responses", () => {
     expect((r2.message.data ?? []).length).toBe(0);
     expect(r2.message.publishTime.nanos ?? 0).toBe(0);
     expect(out.subscriptionProperties).toEqual({ exactlyOnceDeliveryEnabled: true, messageOrderingEnabled: true });
+  });
+
+  test("exactly-once confirmations (fields 5 and 3) alongside messages, and a large message id", () => {
+    const buf = encodeDeliveryResponse({
+      deliveries: [{ ackId: "m1", message: msg({ id: "9007199254740991", seq: 9_007_199_254_740_991 }), deliveryAttempt: 1 }],
+      withAttempt: false,
+      properties: { exactlyOnce: true, ordering: false },
+      ackConfirmation: { ackIds: ["a1", "a2"], invalidAckIds: ["bad-ü"] },
+      modackConfirmation: { ackIds: [], invalidAckIds: ["x".repeat(300)] },
+    });
+    const out = stream.responseDeserialize(buf);
+    expect(out.receivedMessages[0].message.messageId).toBe("9007199254740991");
+    expect(out.acknowledgeConfirmation).toEqual({ ackIds: ["a1", "a2"], invalidAckIds: ["bad-ü"] });
+    expect(out.modifyAckDeadlineConfirmation).toEqual({ invalidAckIds: ["x".repeat(300)] });
+    expect(out.subscriptionProperties).toEqual({ exactlyOnceDeliveryEnabled: true });
   });
 
   test("PullResponse without attempts; a keepalive reply is empty", () => {
@@ -156,5 +172,13 @@ test("ModifyAckDeadlineRequest, including a negative deadline", () => {
   for (const ackDeadlineSeconds of [0, 600, -1]) {
     const buf = modack.requestSerialize({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });
     expect(decodeModifyAckDeadlineRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });
+  }
+});
+
+test("message ids of every length encode as their decimal seq", () => {
+  for (const seq of [0, 7, 10, 99, 100, 12345, 99_999_999, 100_000_000, 2 ** 31 - 1, 2 ** 31, 123_456_789_012, 2 ** 53 - 1]) {
+    const message = { id: String(seq), seq, data: Buffer.from("d"), attributes: {}, orderingKey: "", publishTime: 0, size: 1 };
+    const out = pull.responseDeserialize(encodeDeliveryResponse({ deliveries: [{ ackId: "a", message, deliveryAttempt: 1 }], withAttempt: false }));
+    expect(out.receivedMessages[0].message.messageId).toBe(String(seq));
   }
 });

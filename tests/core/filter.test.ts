@@ -5,6 +5,7 @@ import type { StoredMessage } from "../../src/core/message.ts";
 
 const msg = (attributes: Record<string, string>): StoredMessage => ({
   id: "1",
+  seq: 1,
   data: new Uint8Array(0),
   attributes,
   orderingKey: "",

@@ -96,6 +96,31 @@ describe("dead-letter policy", () => {
     expect(dead[0].message.attributes.a).toBe("1");
   });
 
+  test("the forwarded copy carries the CloudPubSubDeadLetterSource* attributes", async () => {
+    const { broker, clock } = setup();
+    const dlq = makeTopic(broker);
+    const dlqSub = makeSub(broker, dlq);
+    const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    const published = clock.now();
+    const [id] = broker.publish(topic, [msg("poison", { attributes: { a: "1" }, orderingKey: "" })]);
+    for (let i = 0; i < 5; i++) {
+      clock.advance(SEC);
+      nack(broker, sub, await pullNow(broker, sub));
+    }
+    const [dead] = await pullNow(broker, dlqSub);
+    const [project, , subId] = sub.split("/").slice(1);
+    expect({ ...dead.message.attributes }).toEqual({
+      a: "1",
+      CloudPubSubDeadLetterSourceDeliveryCount: "5",
+      CloudPubSubDeadLetterSourceSubscription: subId,
+      CloudPubSubDeadLetterSourceSubscriptionProject: project,
+      CloudPubSubDeadLetterSourceTopicPublishTime: new Date(published).toISOString().replace("Z", "+00:00"),
+    });
+    expect(dead.message.id).not.toBe(id);
+    expect(dead.message.publishTime).toBe(clock.now());
+    expect(broker.stats().heldMessages).toBe(1); // the source's copy is freed, the forwarded one held
+  });
+
   test("expiries count toward max_delivery_attempts", async () => {
     const { broker, clock } = setup();
     const dlq = makeTopic(broker);

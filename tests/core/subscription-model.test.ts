@@ -164,7 +164,9 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
   const sink = { send: (b: DeliveryBatch) => (b.deliveries.length && model.delivered(b.deliveries, clock.now()), true), fail: () => {} };
   const pull = async (max: number) => model.delivered(await broker.pull(sub, max, true).result, clock.now());
   const ackIds = (ids: Held[]) => ids.map((x) => x.ackId);
-  const ack = (ids: Held[]) => ids.length && model.apply("ack", ids, clock.now(), 0, () => broker.acknowledge(sub, ackIds(ids)));
+  // The broker answers the ack ids that matched no lease; the model checks the ones that did.
+  const matched = (ids: Held[], unmatched: readonly string[]) => ackIds(ids).filter((id) => !unmatched.includes(id));
+  const ack = (ids: Held[]) => ids.length && model.apply("ack", ids, clock.now(), 0, () => matched(ids, broker.acknowledge(sub, ackIds(ids))));
   // Step the clock from deadline to deadline, so the model ends leases just before the server
   // does; a step is shorter than a lease, so one given inside a step cannot end inside it too.
   const advance = (ms: number) => {
@@ -196,12 +198,12 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
         break;
       case "nack": {
         const ids = model.take(a.pick);
-        if (ids.length) model.apply("nack", ids, clock.now(), 0, () => broker.modifyAckDeadline(sub, ackIds(ids), 0));
+        if (ids.length) model.apply("nack", ids, clock.now(), 0, () => matched(ids, broker.modifyAckDeadline(sub, ackIds(ids), 0)));
         break;
       }
       case "modack": {
         const ids = [...new Set(a.pick.map((p) => model.held[p % Math.max(1, model.held.length)]))].filter((x) => x);
-        if (ids.length) model.apply("modack", ids, clock.now(), a.seconds, () => broker.modifyAckDeadline(sub, ackIds(ids), a.seconds));
+        if (ids.length) model.apply("modack", ids, clock.now(), a.seconds, () => matched(ids, broker.modifyAckDeadline(sub, ackIds(ids), a.seconds)));
         break;
       }
       case "advance":
@@ -230,7 +232,7 @@ describe("a subscription against the reference model", () => {
   test("the model catches a redelivery after ack, an out-of-order delivery, and an ack of an overtaken lease", () => {
     const m = new Model(true);
     m.published(["1", "2"], "k");
-    const d = (id: string, n = 1): Delivery => ({ ackId: `a${id}.${n}`, deliveryAttempt: n, message: { id, data: bytes(""), attributes: {}, orderingKey: "k", publishTime: 0, size: 0 } });
+    const d = (id: string, n = 1): Delivery => ({ ackId: `a${id}.${n}`, deliveryAttempt: n, message: { id, seq: Number(id), data: bytes(""), attributes: {}, orderingKey: "k", publishTime: 0, size: 0 } });
     expect(() => m.delivered([d("2")], 0)).toThrow("before 1");
     const fresh = new Model(true);
     fresh.published(["1", "2"], "k");

@@ -5,7 +5,7 @@ import { PubSubError } from "../../src/core/errors.ts";
 import type { DeliveryBatch } from "../../src/core/delivery-batch.ts";
 import type { Delivery, MessageInput } from "../../src/core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../../src/core/resources.ts";
-import type { StreamSink } from "../../src/core/stream-session.ts";
+import { StreamSession, type StreamRequest, type StreamSink } from "../../src/core/stream-session.ts";
 
 export const SEC = 1000;
 export const PROJECT = "core-test";
@@ -58,6 +58,13 @@ export function publishTexts(broker: Broker, topic: string, datas: string[], ord
   return broker.publish(topic, datas.map((d) => msg(d, orderingKey ? { orderingKey } : {})));
 }
 
+/** A stream on `sub` recording what it is sent. */
+export function openStream(broker: Broker, sub: string, extra: Partial<StreamRequest> = {}) {
+  const sink = new FakeSink();
+  const session = new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10, ...extra }, sink);
+  return { sink, session };
+}
+
 /** A Pull with return_immediately. */
 export const pullNow = (broker: Broker, sub: string, max = 100) => broker.pull(sub, max, true).result;
 
@@ -105,11 +112,14 @@ export function track<T>(p: Promise<T>) {
 /** A StreamSink that records what a StreamSession writes; `writable = false` simulates backpressure. */
 export class FakeSink implements StreamSink {
   sends: Delivery[][] = [];
+  /** Responses that carried exactly-once confirmations. */
+  confirmations: DeliveryBatch[] = [];
   failure: PubSubError | null = null;
   writable = true;
 
   send(batch: DeliveryBatch): boolean {
-    this.sends.push(batch.deliveries);
+    if (batch.ackConfirmation || batch.modackConfirmation) this.confirmations.push(batch);
+    else this.sends.push(batch.deliveries);
     return this.writable;
   }
 

@@ -4,7 +4,8 @@ import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import { PubSubError } from "../../src/core/errors.ts";
 import { SERVICES, serviceMethods, type ServiceName } from "../../src/rpc/services.ts";
-import { NO_CONTEXT, createRpcTable } from "../../src/rpc/table.ts";
+import { NO_CONTEXT, createRpcTable, implementedRpcs } from "../../src/rpc/table.ts";
+import { unimplementedRpcs } from "../../src/rpc/unimplemented.ts";
 
 const table = createRpcTable(new Broker({ clock: new ManualClock() }));
 
@@ -17,10 +18,13 @@ describe("rpc table", () => {
     });
   }
 
-  test("an unbuilt RPC is UNIMPLEMENTED naming it", () => {
+  test("every RPC has a handler of its own; the UNIMPLEMENTED fallback names the method", () => {
+    const fallbacks = new Map(unimplementedRpcs());
+    const implemented = implementedRpcs(new Broker({ clock: new ManualClock() }));
+    expect([...fallbacks.keys()].filter((name) => !implemented.has(name))).toEqual([]);
     let caught: unknown;
     try {
-      table.unary.get("Subscriber.Seek")!({ subscription: "projects/p/subscriptions/s" }, NO_CONTEXT);
+      fallbacks.get("Subscriber.Seek")!({ subscription: "projects/p/subscriptions/s" }, NO_CONTEXT);
     } catch (e) {
       caught = e;
     }

@@ -3,13 +3,13 @@
  * Requests decode straight into core inputs (attributes as prototype-free maps); responses
  * encode straight from core deliveries into one exactly-sized buffer.
  */
-import type { DeliveryBatch } from "../../core/delivery-batch.ts";
+import type { Confirmation, DeliveryBatch } from "../../core/delivery-batch.ts";
 import type { MessageInput, StoredMessage } from "../../core/message.ts";
 import type { PublishRequest } from "../../rpc/publisher.ts";
 import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
 import type { StreamRequest } from "../../core/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
-import { Malformed, Reader, Writer, fieldSize, varintSize } from "./wire.ts";
+import { Malformed, Reader, Writer, decimalLength, fieldSize, varintSize } from "./wire.ts";
 
 
 export function decodePublishRequest(buf: Buffer): PublishRequest {
@@ -149,7 +149,7 @@ function messageSize(m: StoredMessage): number {
   let n = 0;
   if (m.data.length) n += fieldSize(m.data.length);
   for (const k in m.attributes) n += fieldSize(fieldSize(utf8Len(k)) + fieldSize(utf8Len(m.attributes[k])));
-  n += fieldSize(m.id.length);
+  n += fieldSize(decimalLength(m.seq));
   n += fieldSize(timestampSize(m.publishTime));
   if (m.orderingKey) n += fieldSize(utf8Len(m.orderingKey));
   return n;
@@ -171,7 +171,8 @@ function writeMessage(w: Writer, m: StoredMessage, size: number): void {
     w.string(1, k, kl);
     w.string(2, v, vl);
   }
-  w.string(3, m.id, m.id.length);
+  // The id is the decimal seq (store contract): written without making the string.
+  w.decimal(3, m.seq, decimalLength(m.seq));
   w.header(4, timestampSize(m.publishTime));
   w.tag(1, 0);
   w.varint(Math.floor(m.publishTime / 1000));
@@ -183,7 +184,24 @@ function writeMessage(w: Writer, m: StoredMessage, size: number): void {
   if (m.orderingKey) w.string(5, m.orderingKey, utf8Len(m.orderingKey));
 }
 
-/** Encodes a PullResponse or StreamingPullResponse (field 1: repeated ReceivedMessage). */
+/** Size of an Acknowledge/ModifyAckDeadlineConfirmation: ack_ids (1) and invalid_ack_ids (2). */
+function confirmationSize(c: Confirmation): number {
+  let n = 0;
+  for (const id of c.ackIds) n += fieldSize(utf8Len(id));
+  for (const id of c.invalidAckIds) n += fieldSize(utf8Len(id));
+  return n;
+}
+
+function writeConfirmation(w: Writer, field: number, c: Confirmation, size: number): void {
+  w.header(field, size);
+  for (const id of c.ackIds) w.string(1, id, utf8Len(id));
+  for (const id of c.invalidAckIds) w.string(2, id, utf8Len(id));
+}
+
+/**
+ * Encodes a PullResponse or StreamingPullResponse: received_messages (1), and for streams
+ * modify_ack_deadline_confirmation (3), subscription_properties (4), acknowledge_confirmation (5).
+ */
 export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
   const ds = res.deliveries;
   const msgSizes = new Array<number>(ds.length);
@@ -201,6 +219,12 @@ export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
   const p = res.properties;
   const propsSize = p ? (p.exactlyOnce ? 2 : 0) + (p.ordering ? 2 : 0) : 0;
   if (p) total += fieldSize(propsSize);
+  const ackConf = res.ackConfirmation;
+  const modConf = res.modackConfirmation;
+  const ackConfSize = ackConf ? confirmationSize(ackConf) : 0;
+  const modConfSize = modConf ? confirmationSize(modConf) : 0;
+  if (ackConf) total += fieldSize(ackConfSize);
+  if (modConf) total += fieldSize(modConfSize);
   const w = new Writer(Buffer.allocUnsafe(total));
   for (let i = 0; i < ds.length; i++) {
     const d = ds[i];
@@ -212,11 +236,13 @@ export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
       w.varint(d.deliveryAttempt);
     }
   }
+  if (modConf) writeConfirmation(w, 3, modConf, modConfSize);
   if (p) {
     w.header(4, propsSize);
     if (p.exactlyOnce) w.varint(0x08), w.varint(1);
     if (p.ordering) w.varint(0x10), w.varint(1);
   }
+  if (ackConf) writeConfirmation(w, 5, ackConf, ackConfSize);
   if (w.pos !== total) throw new Malformed(`encoder size mismatch: ${w.pos} != ${total}`);
   return w.buf;
 }

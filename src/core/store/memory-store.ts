@@ -1,0 +1,138 @@
+/**
+ * The in-memory store. The core's own objects (subscription entries, snapshots) are the state, so
+ * this store keeps only what they do not: the topic logs, the snapshot records, the id counters,
+ * and a holder count per message that frees it the moment nothing needs it.
+ */
+import { Deque } from "../deque.ts";
+import type { Delivery, MessageInput, StoredMessage } from "../message.ts";
+import type { SubscriptionResource, TopicResource } from "../resources.ts";
+import type { EntryState, SnapshotRecord, Store, StoreContents } from "./store.ts";
+
+const EMPTY = new Uint8Array(0);
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A message with its holder count. The id is derived from seq, so it costs no memory per message. */
+export class HeldMessage implements StoredMessage {
+  /** Holders: subscription entries, snapshot backlogs, the topic log. */
+  refs = 0;
+
+  constructor(
+    readonly seq: number,
+    readonly data: Uint8Array,
+    readonly attributes: Readonly<Record<string, string>>,
+    readonly orderingKey: string,
+    readonly publishTime: number,
+    readonly size: number,
+  ) {}
+
+  get id(): string {
+    return String(this.seq);
+  }
+}
+
+export class MemoryStore implements Store {
+  nextSeq = 1;
+  heldMessages = 0;
+  heldBytes = 0;
+  private ackSeq = 0;
+  private logs = new Map<string, Deque<HeldMessage>>();
+  private snapshots = new Map<string, SnapshotRecord>();
+
+  nextAckId(): string {
+    return (++this.ackSeq).toString(36);
+  }
+
+  transaction<T>(fn: () => T): T {
+    return fn();
+  }
+
+  contents(): StoreContents {
+    return { topics: [], subscriptions: [], snapshots: [] };
+  }
+
+  // Topic and subscription records live in the broker's own maps.
+  putTopic(_topic: TopicResource): void {}
+
+  deleteTopic(name: string): void {
+    const log = this.logs.get(name);
+    if (!log) return;
+    this.logs.delete(name);
+    for (let m = log.shift(); m; m = log.shift()) this.release(m);
+  }
+
+  putSubscription(_sub: SubscriptionResource, _createdSeq: number): void {}
+  deleteSubscription(_name: string): void {}
+
+  putSnapshot(snapshot: SnapshotRecord): void {
+    const had = this.snapshots.has(snapshot.name);
+    this.snapshots.set(snapshot.name, snapshot);
+    if (!had) for (const m of snapshot.backlog) this.hold(m as HeldMessage);
+  }
+
+  deleteSnapshot(name: string): void {
+    const snapshot = this.snapshots.get(name);
+    if (!snapshot) return;
+    this.snapshots.delete(name);
+    for (const m of snapshot.backlog) this.release(m as HeldMessage);
+  }
+
+  append(topic: string, inputs: readonly MessageInput[], sizes: readonly number[], publishTime: number, log: boolean): StoredMessage[] {
+    const out = new Array<StoredMessage>(inputs.length);
+    for (let i = 0; i < inputs.length; i++) {
+      const m = inputs[i];
+      out[i] = new HeldMessage(this.nextSeq++, m.data ?? EMPTY, m.attributes ?? NO_ATTRIBUTES, m.orderingKey ?? "", publishTime, sizes[i]);
+    }
+    if (log) {
+      let q = this.logs.get(topic);
+      if (!q) this.logs.set(topic, (q = new Deque<HeldMessage>()));
+      for (const m of out) {
+        this.hold(m as HeldMessage);
+        q.push(m as HeldMessage);
+      }
+    }
+    return out;
+  }
+
+  logged(topic: string): Iterable<StoredMessage> {
+    return this.logs.get(topic) ?? [];
+  }
+
+  trimLog(topic: string, drop: (msg: StoredMessage) => boolean): StoredMessage | undefined {
+    const q = this.logs.get(topic);
+    if (!q) return undefined;
+    for (let m = q.peek(); m; m = q.peek()) {
+      if (!drop(m)) return m;
+      this.release(q.shift()!);
+    }
+    this.logs.delete(topic);
+    return undefined;
+  }
+
+  addEntries(_sub: string, msgs: readonly StoredMessage[]): void {
+    for (let i = 0; i < msgs.length; i++) this.hold(msgs[i] as HeldMessage);
+  }
+
+  // The entries themselves are the state in memory: nothing to write.
+  recordDeliveries(_sub: string, _deliveries: readonly Delivery[]): void {}
+  updateEntries(_sub: string, _entries: readonly EntryState[]): void {}
+
+  removeEntries(_sub: string, entries: readonly EntryState[]): void {
+    for (let i = 0; i < entries.length; i++) this.release(entries[i].msg as HeldMessage);
+  }
+
+  /** The one place a message's bytes become held. */
+  private hold(m: HeldMessage): void {
+    if (m.refs++ === 0) {
+      this.heldMessages++;
+      this.heldBytes += m.size;
+    }
+  }
+
+  /** The one place they are freed. */
+  private release(m: HeldMessage): void {
+    if (--m.refs === 0) {
+      this.heldMessages--;
+      this.heldBytes -= m.size;
+    }
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * What one subscription holds and the state of each: its entries in publish order (the held list),
+ * the backlog of those waiting, the leases of those delivered (a deadline heap with one timer),
+ * and retention (one timer for the oldest entry). Seek and restore rebuild it; every change of
+ * what it holds goes to the store here. Subscription adds consumers and delivery on top.
+ */
+import { Backlog, newEntry, type Entry, type Lease } from "./backlog.ts";
+import type { Clock } from "./clock.ts";
+import { HeldList } from "./held-list.ts";
+import type { HeapEntry } from "./heap.ts";
+import type { StoredMessage } from "./message.ts";
+import type { SubscriptionResource } from "./resources.ts";
+import type { EntryState, Store } from "./store/store.ts";
+import { TimedHeap } from "./timed-heap.ts";
+import type { Topic } from "./topic.ts";
+
+export interface Delayed extends HeapEntry {
+  release(): void;
+}
+
+export abstract class SubscriptionState {
+  protected backlog: Backlog;
+  protected held = new HeldList();
+  protected leases = new Map<string, Lease>();
+  protected leaseHeap: TimedHeap<Lease>;
+  /** Returned entries held back by retry backoff. */
+  protected delayed: TimedHeap<Delayed>;
+  private retentionTimer: unknown = null;
+  private retentionAt = Infinity;
+  /** Set by the broker: false when a filter rejects the message. */
+  matches: (msg: StoredMessage) => boolean = () => true;
+  /** Whether it has a filter at all (without one, a publish is taken whole). */
+  filtered = false;
+  /** Its topic while attached (null once the topic is deleted or the subscription detached). */
+  topic: Topic | null = null;
+  /** Last pull, stream, ack or modack (the expiration policy's clock). */
+  lastActive: number;
+  /** Messages from this seq on were published while it existed (a seek to a time may restore them). */
+  readonly createdSeq: number;
+
+  constructor(
+    public config: SubscriptionResource,
+    protected clock: Clock,
+    protected store: Store,
+    createdSeq: number,
+  ) {
+    this.backlog = new Backlog(config.enableMessageOrdering);
+    this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.leaseDue(lease, now));
+    this.delayed = new TimedHeap<Delayed>(clock, (d) => d.release());
+    this.lastActive = clock.now();
+    this.createdSeq = createdSeq;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Messages waiting plus messages outstanding. */
+  get backlogSize(): number {
+    return this.backlog.waiting + this.leases.size;
+  }
+
+  get outstanding(): number {
+    return this.leases.size;
+  }
+
+  /** How long it keeps a message: its own retention, or the topic's when that is longer. */
+  get retentionMs(): number {
+    return Math.max(this.config.messageRetentionDuration, this.topic?.config.messageRetentionDuration ?? 0);
+  }
+
+  /** Takes the messages of a publish its filter accepts. */
+  enqueue(msgs: readonly StoredMessage[]): void {
+    const all = !this.filtered;
+    const taken: StoredMessage[] = all ? (msgs as StoredMessage[]) : [];
+    for (let i = 0; i < msgs.length; i++) {
+      const m = msgs[i];
+      if (!all) {
+        if (!this.matches(m)) continue;
+        taken.push(m);
+      }
+      const e = newEntry(m);
+      this.held.push(e);
+      this.backlog.add(e);
+    }
+    if (taken.length === 0) return;
+    this.store.addEntries(this.name, taken);
+    if (this.retentionTimer === null) this.armRetention();
+  }
+
+  /** Rebuilds what a store kept from an earlier run (every unacked message waits again: leases are not kept). */
+  restore(states: readonly EntryState[]): void {
+    for (const st of states) {
+      const e = newEntry(st.msg, st.attempts, st.acked);
+      this.held.push(e);
+      if (!e.acked) this.backlog.add(e);
+    }
+    this.armRetention();
+  }
+
+  /** What it holds, in publish order (inspection; the store's rows mirror it). */
+  *entries(): Iterable<EntryState> {
+    for (let e = this.held.head; e; e = e.next) yield e;
+  }
+
+  /** Entries waiting for delivery (unacked, not leased, including ones held back by backoff), in publish order. */
+  *waiting(): Iterable<Entry> {
+    for (let e = this.held.head; e; e = e.next) if (!e.acked && !e.lease) yield e;
+  }
+
+  /** The unacked messages it holds, in publish order (what a snapshot keeps). */
+  unacked(): StoredMessage[] {
+    const out: StoredMessage[] = [];
+    for (let e = this.held.head; e; e = e.next) if (!e.acked) out.push(e.msg);
+    return out;
+  }
+
+  /**
+   * Seek: every message it holds or `restore` offers becomes unacked when `isUnacked(msg)` says so
+   * and acked otherwise (kept only with retain_acked_messages). Every lease ends, so open streams
+   * get the unacked messages again at once, in publish order.
+   */
+  resetTo(isUnacked: (m: StoredMessage) => boolean, restore: Iterable<StoredMessage>): void {
+    this.leaseHeap.clear();
+    this.delayed.clear();
+    for (const lease of [...this.leases.values()]) this.endLease(lease);
+    this.backlog.clear();
+    const keep = this.config.retainAckedMessages;
+    const kept: Entry[] = [];
+    const changed: Entry[] = [];
+    const removed: Entry[] = [];
+    const have = new Set<number>();
+    for (const e of this.held.clear()) {
+      have.add(e.msg.seq);
+      e.keyQueue = null;
+      const acked = !isUnacked(e.msg);
+      if (acked && !keep) {
+        e.gone = true;
+        removed.push(e);
+        continue;
+      }
+      if (acked !== e.acked) changed.push(e);
+      e.acked = acked;
+      kept.push(e);
+    }
+    const added: Entry[] = [];
+    for (const m of restore) {
+      if (have.has(m.seq) || !isUnacked(m) || !this.matches(m)) continue;
+      have.add(m.seq);
+      added.push(newEntry(m));
+    }
+    const all = added.length ? kept.concat(added).sort((a, b) => a.msg.seq - b.msg.seq) : kept;
+    const addedMsgs = added.map((e) => e.msg);
+    for (const e of all) {
+      this.held.push(e);
+      if (!e.acked) this.backlog.add(e);
+    }
+    this.store.transaction(() => {
+      if (removed.length) this.store.removeEntries(this.name, removed);
+      if (changed.length) this.store.updateEntries(this.name, changed);
+      if (added.length) this.store.addEntries(this.name, addedMsgs);
+    });
+    this.retentionChanged();
+    this.dispatch();
+  }
+
+  /** Retention or retain_acked_messages changed: apply the new values at once. */
+  retentionChanged(): void {
+    if (!this.config.retainAckedMessages) {
+      const acked: Entry[] = [];
+      for (let e = this.held.head; e; e = e.next) if (e.acked) acked.push(e);
+      for (const e of acked) this.unhold(e);
+      if (acked.length) this.store.removeEntries(this.name, acked);
+    }
+    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
+    this.retentionTimer = null;
+    this.retentionAt = Infinity;
+    this.expireOld();
+  }
+
+  abstract dispatch(): void;
+
+  /** A lease's deadline key fell due. */
+  protected abstract leaseDue(lease: Lease, now: number): void;
+
+  /** Lets go of everything it holds (delete, detach). */
+  protected dropAll(): void {
+    this.leaseHeap.clear();
+    this.delayed.clear();
+    this.leases.clear();
+    this.backlog.clear();
+    const all = this.held.clear();
+    for (const e of all) e.gone = true;
+    if (all.length) this.store.removeEntries(this.name, all);
+    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
+    this.retentionTimer = null;
+  }
+
+  protected endLease(lease: Lease): void {
+    this.leases.delete(lease.ackId);
+    this.leaseHeap.remove(lease);
+    lease.entry.lease = null;
+    lease.consumer.outstanding--;
+    lease.consumer.outstandingBytes -= lease.entry.msg.size;
+  }
+
+  /** Takes an entry off the held list (the caller tells the store). */
+  protected unhold(e: Entry): void {
+    this.held.unlink(e);
+    e.gone = true;
+  }
+
+  /** Drops what is older than retention, whatever its state, then re-arms for the next oldest. */
+  protected expireOld(): void {
+    const now = this.clock.now();
+    const keepMs = this.retentionMs;
+    const dropped: Entry[] = [];
+    for (let e = this.held.head; e && e.msg.publishTime + keepMs <= now; e = this.held.head) {
+      if (e.lease) {
+        this.endLease(e.lease);
+        this.backlog.settled(e);
+      } else if (!e.acked && !e.gone) this.backlog.remove(e);
+      this.unhold(e);
+      dropped.push(e);
+    }
+    if (dropped.length) this.store.removeEntries(this.name, dropped);
+    this.armRetention();
+  }
+
+  /** One timer, for the oldest entry; it is not cancelled when that entry goes, only re-armed. */
+  private armRetention(): void {
+    const head = this.held.head;
+    if (!head) return;
+    const at = head.msg.publishTime + this.retentionMs;
+    if (at >= this.retentionAt) return;
+    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
+    this.retentionAt = at;
+    this.retentionTimer = this.clock.schedule(at, () => {
+      this.retentionTimer = null;
+      this.retentionAt = Infinity;
+      this.expireOld();
+    });
+  }
+}
