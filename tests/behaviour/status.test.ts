@@ -1,13 +1,19 @@
 /**
- * One behaviour suite, two transports: every status row of status-rows.ts over gRPC and over
- * REST, against one emulator. Rows without a REST form (StreamingPull; a name outside the path
- * template) run over gRPC only, and a test below shows REST refuses to build them.
+ * One behaviour suite, two transports: every status row of rows/ over gRPC and over REST, against
+ * one emulator. Rows without a REST form (StreamingPull; a name outside the path template) run over
+ * gRPC only, and a test below shows REST refuses to build them.
  */
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
-import { ROWS, subPath, topicPath, type Fixtures } from "./status-rows.ts";
+import { createFixtures } from "./rows/fixtures.ts";
+import { ROWS } from "./rows/index.ts";
+import { PARENT, type Fixtures } from "./rows/row.ts";
 import { TRANSPORTS, type Client } from "./transports.ts";
+
+const DAY_S = 24 * 3600;
+/** A Timestamp's seconds from either transport: `{ seconds }` over gRPC, RFC 3339 over REST. */
+const epochSeconds = (t: string | { seconds: string }) => (typeof t === "string" ? Date.parse(t) / 1000 : Number(t.seconds));
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -20,14 +26,11 @@ afterAll(async () => {
 for (const transport of TRANSPORTS) {
   describe(`status codes over ${transport.name}`, () => {
     let client: Client;
-    const f: Fixtures = { topic: topicPath(), sub: subPath(), detached: subPath() };
+    let f: Fixtures;
 
     beforeAll(async () => {
       client = transport.open(emu.endpoint);
-      await client.call("Publisher", "CreateTopic", { name: f.topic });
-      await client.call("Subscriber", "CreateSubscription", { name: f.sub, topic: f.topic });
-      await client.call("Subscriber", "CreateSubscription", { name: f.detached, topic: f.topic });
-      await client.call("Publisher", "DetachSubscription", { subscription: f.detached });
+      f = await createFixtures(client);
     });
     afterAll(() => client?.close());
 
@@ -44,6 +47,7 @@ for (const transport of TRANSPORTS) {
           const bad = out.details.find((d) => d.type === "BadRequest");
           expect(bad?.fieldViolations?.map((v: { field: string }) => v.field)).toContain(row.violation);
         }
+        if (row.errorInfo) expect(out.details.find((d) => d.type === "ErrorInfo")).toEqual({ type: "ErrorInfo", ...row.errorInfo });
       });
     }
 
@@ -55,12 +59,29 @@ for (const transport of TRANSPORTS) {
       });
     }
 
-    test("a valid publish succeeds (the rows are not failing for a shared reason)", async () => {
+    test("the valid forms succeed (the rows are not failing for a shared reason)", async () => {
       const res = await client.call("Publisher", "Publish", {
         topic: f.topic,
         messages: [{ data: Buffer.from("ok"), attributes: { k: "é".repeat(512) } }],
       });
       expect(res.messageIds.length).toBe(1);
+      const snap = await client.call("Subscriber", "GetSnapshot", { snapshot: f.snapshot });
+      expect(snap.topic).toBe(f.topic);
+      expect(epochSeconds(snap.expireTime)).toBeGreaterThan(Date.now() / 1000 + 6 * DAY_S);
+      expect(await client.call("Subscriber", "Seek", { subscription: f.sub, snapshot: f.snapshot })).toEqual({});
+      expect(await client.call("Subscriber", "Seek", { subscription: f.sub, time: { seconds: 0 } })).toEqual({});
+      const up = await client.call("Subscriber", "UpdateSnapshot", {
+        snapshot: { name: f.snapshot, labels: { k: "v" } },
+        updateMask: { paths: ["labels"] },
+      });
+      expect(up.labels).toEqual({ k: "v" });
+      if (transport.name === "gRPC") {
+        // Over REST the snapshot's name is the URL's path: only gRPC can ask for a generated one.
+        const named = await client.call("Subscriber", "CreateSnapshot", { subscription: f.sub });
+        expect(named.name).toStartWith(`${PARENT}/snapshots/`);
+      }
+      const policy = await client.call("IAMPolicy", "GetIamPolicy", { resource: f.topic });
+      expect(policy.etag).not.toEqual(transport.name === "REST" ? f.staleEtag.toString("base64") : f.staleEtag);
     });
   });
 }

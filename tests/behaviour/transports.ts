@@ -55,8 +55,18 @@ export const GRPC: Transport = {
   name: "gRPC",
   open(endpoint) {
     const c = rawClients(endpoint);
+    const services = new Map([
+      ["Publisher", c.publisher],
+      ["Subscriber", c.subscriber],
+      ["SchemaService", c.schemaService],
+      ["IAMPolicy", c.iamPolicy],
+    ]);
     return {
-      call: (service, method, req) => c.call(service === "Publisher" ? c.publisher : c.subscriber, method, req),
+      call: (service, method, req) => {
+        const client = services.get(service);
+        if (!client) throw new Error(`no gRPC client for ${service}`);
+        return c.call(client, method, req);
+      },
       stream: async (requests) => {
         const s = await streamStatus(c.subscriber, requests);
         return { code: s.code, message: s.details, details: [] };

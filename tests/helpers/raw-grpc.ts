@@ -18,6 +18,8 @@ const root = grpc.loadPackageDefinition(packageDefinition) as any;
 export interface RawClients {
   publisher: grpc.Client & Obj;
   subscriber: grpc.Client & Obj;
+  schemaService: grpc.Client & Obj;
+  iamPolicy: grpc.Client & Obj;
   /** Calls a unary method; resolves with the response, rejects with the ServiceError. */
   call(client: grpc.Client & Obj, method: string, req: Obj): Promise<Obj>;
   close(): void;
@@ -27,9 +29,13 @@ export function rawClients(endpoint: string): RawClients {
   const creds = grpc.credentials.createInsecure();
   const publisher = new root.google.pubsub.v1.Publisher(endpoint, creds, CLIENT_OPTIONS);
   const subscriber = new root.google.pubsub.v1.Subscriber(endpoint, creds, CLIENT_OPTIONS);
+  const schemaService = new root.google.pubsub.v1.SchemaService(endpoint, creds, CLIENT_OPTIONS);
+  const iamPolicy = new root.google.iam.v1.IAMPolicy(endpoint, creds, CLIENT_OPTIONS);
   return {
     publisher,
     subscriber,
+    schemaService,
+    iamPolicy,
     call: (client, method, req) =>
       new Promise((resolve, reject) => {
         client[method](req, { deadline: Date.now() + CALL_TIMEOUT_MS }, (err: grpc.ServiceError | null, res: Obj) =>
@@ -37,8 +43,7 @@ export function rawClients(endpoint: string): RawClients {
         );
       }),
     close() {
-      publisher.close();
-      subscriber.close();
+      for (const c of [publisher, subscriber, schemaService, iamPolicy]) c.close();
     },
   };
 }
