@@ -10,6 +10,8 @@ export interface Config {
   fillWaitMs: number;
   pullWaitMs: number;
   logLevel: Level;
+  /** Where topics, subscriptions and messages are kept across restarts; "" keeps them in memory. */
+  dataDir: string;
 }
 
 interface Option {
@@ -57,6 +59,12 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.pullWaitMs = int("--pull-wait-ms", 0, 600_000)(v)),
   },
   {
+    flag: "--data-dir",
+    env: "PUBSUB_DATA_DIR",
+    help: "keep topics, subscriptions, snapshots and messages in DIR across restarts (default: in memory)",
+    apply: (c, v) => (c.dataDir = v),
+  },
+  {
     flag: "--log-level",
     env: "PUBSUB_LOG_LEVEL",
     help: "debug | info | warn | error | silent (default info)",
@@ -75,6 +83,7 @@ export const DEFAULTS: Config = {
   fillWaitMs: 0,
   pullWaitMs: 5000,
   logLevel: "info",
+  dataDir: "",
 };
 
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */

@@ -20,7 +20,8 @@ setLogLevel(config.logLevel);
 // Imported after --help and config checks so they answer without loading gRPC and the protos.
 const { startEmulator } = await import("./emulator.ts");
 const emulator = await startEmulator(config).catch((e: Error) => {
-  log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
+  if (e.name === "DataDirError") log.error(e.message);
+  else log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
   process.exit(1);
 });
 // The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it.

@@ -66,14 +66,14 @@ export class Broker {
   private restore(): void {
     const kept = this.store.contents();
     for (const t of kept.topics) this.topics.set(t.name, new Topic(t, this.store, this.clock));
-    for (const { config, entries } of kept.subscriptions) {
+    for (const { config, entries, createdSeq } of kept.subscriptions) {
       const sub = this.newSubscription(config);
       const topic = config.detached ? undefined : this.topics.get(config.topic);
       if (topic) {
         sub.topic = topic;
         topic.subscriptions.add(sub);
       }
-      sub.restore(entries);
+      sub.restore(entries, createdSeq);
       this.subs.set(sub.name, sub);
       this.expirations.watch(sub);
     }

@@ -34,7 +34,7 @@ export abstract class SubscriptionState {
   /** Last pull, stream, ack or modack (the expiration policy's clock). */
   lastActive: number;
   /** Messages from this seq on were published while it existed (a seek to a time may restore them). */
-  readonly createdSeq: number;
+  createdSeq: number;
 
   constructor(
     public config: SubscriptionResource,
@@ -83,7 +83,8 @@ export abstract class SubscriptionState {
   }
 
   /** Rebuilds what a store kept from an earlier run (every unacked message waits again: leases are not kept). */
-  restore(states: readonly EntryState[]): void {
+  restore(states: readonly EntryState[], createdSeq = this.createdSeq): void {
+    this.createdSeq = createdSeq;
     for (const st of states) {
       const e = newEntry(st.msg, st.attempts, st.acked);
       this.held.push(e);

@@ -45,8 +45,11 @@ export interface SnapshotRecord {
 /** What a store holds from an earlier run, for the broker to rebuild its state from. */
 export interface StoreContents {
   topics: TopicResource[];
-  /** Each with its entries in publish order. */
-  subscriptions: { config: SubscriptionResource; entries: EntryState[] }[];
+  /**
+   * Each with its entries in publish order, and the seq it was created at (the nextSeq when its
+   * record was first put; a seek to a time restores logged messages from there on).
+   */
+  subscriptions: { config: SubscriptionResource; entries: EntryState[]; createdSeq?: number }[];
   snapshots: SnapshotRecord[];
 }
 

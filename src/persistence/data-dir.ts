@@ -1,0 +1,91 @@
+/**
+ * Opening --data-dir: the directory is created when missing; an existing database is first
+ * inspected read-only, so a data dir this emulator cannot use (not SQLite, corrupt, another
+ * program's database, a newer schema, another emulator running on it) stops the start with a
+ * clear message before anything is written. The connection then holds the database for this
+ * process alone (exclusive locking) in WAL mode.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { APPLICATION_ID, DB_FILE, MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+
+/** The data dir cannot be used; the message says why and what to do. Nothing was changed. */
+export class DataDirError extends Error {
+  override name = "DataDirError";
+}
+
+const pragma = (db: Database, name: string): number => Object.values(db.query(`PRAGMA ${name}`).get() as object)[0] as number;
+
+/** Opens the data dir's database, migrated to SCHEMA_VERSION, for this process alone. */
+export function openDataDir(dir: string): Database {
+  const abs = resolve(dir);
+  if (existsSync(abs)) {
+    if (!statSync(abs).isDirectory()) throw new DataDirError(`--data-dir ${abs} is not a directory.`);
+  } else mkdirSync(abs, { recursive: true });
+  const file = join(abs, DB_FILE);
+  if (existsSync(file)) inspect(file);
+  let db: Database | undefined;
+  try {
+    db = new Database(file, { create: true });
+    // Exclusive before the first access: no shared-memory index, and a second emulator on the
+    // same directory gets SQLITE_BUSY instead of interleaving its writes with ours.
+    db.run("PRAGMA locking_mode = EXCLUSIVE");
+    db.run("PRAGMA journal_mode = WAL");
+    // NORMAL in WAL mode: a commit is written to the WAL (survives a process kill) and synced at
+    // each checkpoint (see README, Persistence).
+    db.run("PRAGMA synchronous = NORMAL");
+    migrate(db);
+    return db;
+  } catch (e) {
+    db?.close();
+    throw explain(file, e);
+  }
+}
+
+/** Read-only checks that refuse a database before this process writes to it. */
+function inspect(file: string): void {
+  let db: Database | undefined;
+  try {
+    db = new Database(file, { readonly: true });
+    const app = pragma(db, "application_id");
+    const version = pragma(db, "user_version");
+    const objects = (db.query("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n;
+    if (app === 0 && version === 0 && objects === 0) return; // an empty database: a new data dir
+    if (app !== APPLICATION_ID) {
+      throw new DataDirError(`${file} is an SQLite database of another program (application_id ${app}), not a pubsub-emulator data dir. Choose another --data-dir; nothing was changed.`);
+    }
+    if (version > SCHEMA_VERSION) {
+      throw new DataDirError(`${file} was written by a newer pubsub-emulator (schema version ${version}; this one reads up to ${SCHEMA_VERSION}). Run the newer version or choose another --data-dir; nothing was changed.`);
+    }
+    if (version < 1) throw new DataDirError(`${file} has no schema version; it is damaged. Nothing was changed.`);
+  } catch (e) {
+    throw explain(file, e);
+  } finally {
+    db?.close();
+  }
+}
+
+function migrate(db: Database): void {
+  const from = pragma(db, "user_version");
+  if (from === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    for (let v = from; v < SCHEMA_VERSION; v++) db.run(MIGRATIONS[v]);
+    db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
+  }).immediate();
+}
+
+/** An SQLite failure while opening or reading, as a DataDirError that names the file and the cause. */
+export function explain(file: string, e: unknown): DataDirError {
+  if (e instanceof DataDirError) return e;
+  const code = String((e as { code?: unknown }).code ?? "");
+  const cause = (e as Error).message ?? String(e);
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_IOERR_LOCK") || code.startsWith("SQLITE_LOCKED")) {
+    return new DataDirError(`${file} is in use by another process (another emulator on the same --data-dir?): ${cause}.`);
+  }
+  if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT")) {
+    return new DataDirError(`${file} is not a readable pubsub-emulator database (${cause}). Move it away or choose another --data-dir; nothing was changed.`);
+  }
+  return new DataDirError(`cannot open ${file}: ${cause}${code ? ` (${code})` : ""}.`);
+}

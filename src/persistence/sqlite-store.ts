@@ -1,0 +1,292 @@
+/**
+ * The durable store (--data-dir): the in-memory store's objects and accounting, written through
+ * to SQLite. Every core call that changes state is one transaction, committed before the call
+ * returns, so an RPC never answers before its change is in the WAL: Publish's ids and a returned
+ * Acknowledge survive a kill of the process. A message row exists while something holds it.
+ */
+import type { Database, Statement } from "bun:sqlite";
+import type { Delivery, MessageInput, StoredMessage } from "../core/message.ts";
+import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
+import { HeldMessage, MemoryStore } from "../core/store/memory-store.ts";
+import type { EntryState, SnapshotRecord, StoreContents } from "../core/store/store.ts";
+import { Deque } from "../core/deque.ts";
+import { explain, openDataDir } from "./data-dir.ts";
+import { load, packSeqs } from "./load.ts";
+import { DB_FILE } from "./schema.ts";
+
+const SQL = {
+  begin: "BEGIN",
+  commit: "COMMIT",
+  rollback: "ROLLBACK",
+  setMeta: "UPDATE meta SET value = ? WHERE key = ?",
+  insTopic: "INSERT INTO topics (name, config) VALUES (?, ?)",
+  setTopic: "UPDATE topics SET config = ? WHERE id = ?",
+  delTopic: "DELETE FROM topics WHERE id = ?",
+  insSub: "INSERT INTO subscriptions (name, config, created_seq) VALUES (?, ?, ?)",
+  setSub: "UPDATE subscriptions SET config = ? WHERE id = ?",
+  delSub: "DELETE FROM subscriptions WHERE id = ?",
+  delSubEntries: "DELETE FROM entries WHERE sub = ?",
+  insSnapshot: "INSERT INTO snapshots (name, topic, expire_time, labels, from_seq, backlog) VALUES (?, ?, ?, ?, ?, ?)",
+  setSnapshot: "UPDATE snapshots SET topic = ?, expire_time = ?, labels = ? WHERE name = ?",
+  delSnapshot: "DELETE FROM snapshots WHERE name = ?",
+  insMsg: "INSERT INTO messages (seq, data, attributes, ordering_key, publish_time, size, log_topic) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  delMsg: "DELETE FROM messages WHERE seq = ?",
+  unlogMsg: "UPDATE messages SET log_topic = NULL WHERE seq = ?",
+  unlogTopic: "UPDATE messages SET log_topic = NULL WHERE log_topic = ?",
+  insEntry: "INSERT INTO entries (sub, seq, attempts, acked) VALUES (?, ?, ?, ?)",
+  setAttempts: "UPDATE entries SET attempts = ? WHERE sub = ? AND seq = ?",
+  setAcked: "UPDATE entries SET acked = ? WHERE sub = ? AND seq = ?",
+  delEntry: "DELETE FROM entries WHERE sub = ? AND seq = ?",
+} as const;
+
+type Statements = { [K in keyof typeof SQL]: Statement };
+
+const isEmpty = (o: Readonly<Record<string, string>>) => {
+  for (const _ in o) return false;
+  return true;
+};
+
+export class SqliteStore extends MemoryStore {
+  /** Where the database lives, for messages. */
+  readonly file: string;
+  private q: Statements;
+  private inTransaction = false;
+  private closed = false;
+  private topicIds: Map<string, number>;
+  private subIds: Map<string, number>;
+  private restored: StoreContents | null;
+  /** Ack ids carry the start count, so no restart hands out an id an earlier run did. */
+  private ackPrefix: string;
+  /** What the last open found. */
+  readonly opened: { topics: number; subscriptions: number; snapshots: number; messages: number; dangling: number };
+
+  /** Opens (or creates) the data dir and reads everything it keeps; throws DataDirError when it cannot. */
+  static open(dir: string): SqliteStore {
+    const db = openDataDir(dir);
+    try {
+      return new SqliteStore(db, `${dir}/${DB_FILE}`);
+    } catch (e) {
+      db.close();
+      throw explain(`${dir}/${DB_FILE}`, e);
+    }
+  }
+
+  private constructor(
+    private db: Database,
+    file: string,
+  ) {
+    super();
+    this.file = file;
+    this.q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
+    const l = load(db);
+    this.topicIds = l.topicIds;
+    this.subIds = l.subIds;
+    this.nextSeq = l.nextSeq;
+    this.restored = l.contents;
+    for (const [topic, msgs] of l.logs) {
+      const q = new Deque<HeldMessage>();
+      for (const m of msgs) {
+        this.hold(m);
+        q.push(m);
+      }
+      this.logs.set(topic, q);
+    }
+    for (const s of l.contents.subscriptions) for (const e of s.entries) this.hold(e.msg as HeldMessage);
+    for (const s of l.contents.snapshots) {
+      for (const m of s.backlog) this.hold(m as HeldMessage);
+      this.snapshots.set(s.name, s);
+    }
+    const epoch = l.epoch + 1;
+    this.ackPrefix = `${epoch.toString(36)}-`;
+    this.transaction(() => {
+      this.q.setMeta.run(epoch, "epoch");
+      // Rows nothing holds (an entry pointing nowhere was dropped): no longer needed.
+      for (const m of l.messages.values()) if (m.refs === 0) this.q.delMsg.run(m.seq);
+    });
+    const c = l.contents;
+    this.opened = { topics: c.topics.length, subscriptions: c.subscriptions.length, snapshots: c.snapshots.length, messages: this.heldMessages, dangling: l.dangling };
+  }
+
+  /**
+   * Checkpoints the WAL into the database and closes it (a clean stop). The stopped broker's
+   * timers may still fire; what they change is no longer written.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const none = { run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as Statement;
+    this.q = Object.fromEntries(Object.keys(SQL).map((k) => [k, none])) as Statements;
+    this.db.close();
+  }
+
+  override nextAckId(): string {
+    return this.ackPrefix + super.nextAckId();
+  }
+
+  override transaction<T>(fn: () => T): T {
+    if (this.inTransaction || this.closed) return fn();
+    this.q.begin.run();
+    this.inTransaction = true;
+    try {
+      const out = fn();
+      this.q.commit.run();
+      return out;
+    } catch (e) {
+      if (this.db.inTransaction) this.q.rollback.run();
+      throw e;
+    } finally {
+      this.inTransaction = false;
+    }
+  }
+
+  /** Hands over what the last run left, once (the broker rebuilds from it at construction). */
+  override contents(): StoreContents {
+    const c = this.restored ?? super.contents();
+    this.restored = null;
+    return c;
+  }
+
+  // ---- resource records ----
+
+  override putTopic(topic: TopicResource): void {
+    const id = this.topicIds.get(topic.name);
+    const config = JSON.stringify(topic);
+    if (id !== undefined) this.q.setTopic.run(config, id);
+    else this.topicIds.set(topic.name, Number(this.q.insTopic.run(topic.name, config).lastInsertRowid));
+  }
+
+  override deleteTopic(name: string): void {
+    const id = this.topicIds.get(name);
+    const logged = [...this.logged(name)];
+    this.transaction(() => {
+      if (id === undefined) return;
+      this.q.delTopic.run(id);
+      this.q.unlogTopic.run(id);
+      for (const m of logged) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
+    });
+    this.topicIds.delete(name);
+    super.deleteTopic(name);
+  }
+
+  /** A new record remembers the seq its subscription starts from (what a seek to a time may restore). */
+  override putSubscription(sub: SubscriptionResource): void {
+    const id = this.subIds.get(sub.name);
+    const config = JSON.stringify(sub);
+    if (id !== undefined) this.q.setSub.run(config, id);
+    else this.subIds.set(sub.name, Number(this.q.insSub.run(sub.name, config, this.nextSeq).lastInsertRowid));
+  }
+
+  override deleteSubscription(name: string): void {
+    const id = this.subIds.get(name);
+    if (id === undefined) return;
+    this.transaction(() => {
+      this.q.delSubEntries.run(id);
+      this.q.delSub.run(id);
+    });
+    this.subIds.delete(name);
+  }
+
+  override putSnapshot(s: SnapshotRecord): void {
+    const labels = JSON.stringify(s.labels);
+    if (this.snapshots.has(s.name)) this.q.setSnapshot.run(s.topic, s.expireTime, labels, s.name);
+    else {
+      this.transaction(() => {
+        for (const m of s.backlog) if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
+        this.q.insSnapshot.run(s.name, s.topic, s.expireTime, labels, s.fromSeq, packSeqs(s.backlog));
+      });
+    }
+    super.putSnapshot(s);
+  }
+
+  override deleteSnapshot(name: string): void {
+    const s = this.snapshots.get(name);
+    if (!s) return;
+    this.transaction(() => {
+      this.q.delSnapshot.run(name);
+      for (const m of s.backlog) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
+    });
+    super.deleteSnapshot(name);
+  }
+
+  // ---- the log ----
+
+  override append(topic: string, inputs: readonly MessageInput[], sizes: readonly number[], publishTime: number, log: boolean): StoredMessage[] {
+    const out = super.append(topic, inputs, sizes, publishTime, log);
+    this.transaction(() => {
+      this.q.setMeta.run(this.nextSeq, "next_seq");
+      if (!log) return;
+      const topicId = this.topicIds.get(topic) ?? null;
+      for (const m of out) this.insertMessage(m, topicId);
+    });
+    return out;
+  }
+
+  override trimLog(topic: string, drop: (msg: StoredMessage) => boolean): StoredMessage | undefined {
+    const dropped: StoredMessage[] = [];
+    const oldest = super.trimLog(topic, (m) => drop(m) && dropped.push(m) > 0);
+    if (dropped.length) {
+      this.transaction(() => {
+        for (const m of dropped) {
+          if ((m as HeldMessage).refs === 0) this.q.delMsg.run(m.seq);
+          else this.q.unlogMsg.run(m.seq);
+        }
+      });
+    }
+    return oldest;
+  }
+
+  // ---- subscription state ----
+
+  override addEntries(sub: string, entries: readonly EntryState[]): void {
+    const id = this.subId(sub);
+    this.transaction(() => {
+      const ins = this.q.insEntry;
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
+        if ((e.msg as HeldMessage).refs === 0) this.insertMessage(e.msg, null);
+        ins.run(id, e.msg.seq, e.attempts, e.acked ? 1 : 0);
+      }
+    });
+    super.addEntries(sub, entries);
+  }
+
+  override recordDeliveries(sub: string, deliveries: readonly Delivery[]): void {
+    const id = this.subId(sub);
+    this.transaction(() => {
+      const set = this.q.setAttempts;
+      for (let i = 0; i < deliveries.length; i++) set.run(deliveries[i].deliveryAttempt, id, deliveries[i].message.seq);
+    });
+  }
+
+  override updateEntries(sub: string, entries: readonly EntryState[]): void {
+    const id = this.subId(sub);
+    this.transaction(() => {
+      for (const e of entries) this.q.setAcked.run(e.acked ? 1 : 0, id, e.msg.seq);
+    });
+  }
+
+  override removeEntries(sub: string, entries: readonly EntryState[]): void {
+    const id = this.subId(sub);
+    this.transaction(() => {
+      const del = this.q.delEntry;
+      const delMsg = this.q.delMsg;
+      for (let i = 0; i < entries.length; i++) {
+        const m = entries[i].msg as HeldMessage;
+        del.run(id, m.seq);
+        if (m.refs === 1) delMsg.run(m.seq);
+      }
+    });
+    super.removeEntries(sub, entries);
+  }
+
+  private subId(name: string): number {
+    const id = this.subIds.get(name);
+    if (id === undefined) throw new Error(`no stored subscription ${name}`);
+    return id;
+  }
+
+  private insertMessage(m: StoredMessage, logTopic: number | null): void {
+    const attrs = isEmpty(m.attributes) ? null : JSON.stringify(m.attributes);
+    this.q.insMsg.run(m.seq, m.data, attrs, m.orderingKey, m.publishTime, m.size, logTopic);
+  }
+}
