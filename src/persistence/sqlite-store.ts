@@ -9,6 +9,7 @@ import type { Delivery, MessageInput, StoredMessage } from "../core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
 import { HeldMessage, MemoryStore } from "../core/store/memory-store.ts";
 import type { EntryState, SnapshotRecord, StoreContents } from "../core/store/store.ts";
+import { join } from "node:path";
 import { Deque } from "../core/deque.ts";
 import { explain, openDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
@@ -47,7 +48,8 @@ const isEmpty = (o: Readonly<Record<string, string>>) => {
 };
 
 export class SqliteStore extends MemoryStore {
-  /** Where the database lives, for messages. */
+  /** The data dir, and the database file in it. */
+  readonly dir: string;
   readonly file: string;
   private q: Statements;
   private inTransaction = false;
@@ -64,19 +66,20 @@ export class SqliteStore extends MemoryStore {
   static open(dir: string): SqliteStore {
     const db = openDataDir(dir);
     try {
-      return new SqliteStore(db, `${dir}/${DB_FILE}`);
+      return new SqliteStore(db, dir);
     } catch (e) {
       db.close();
-      throw explain(`${dir}/${DB_FILE}`, e);
+      throw explain(join(dir, DB_FILE), e);
     }
   }
 
   private constructor(
     private db: Database,
-    file: string,
+    dir: string,
   ) {
     super();
-    this.file = file;
+    this.dir = dir;
+    this.file = join(dir, DB_FILE);
     this.q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     const l = load(db);
     this.topicIds = l.topicIds;
@@ -114,9 +117,19 @@ export class SqliteStore extends MemoryStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    // A statement left unfinalized would keep the connection, and so its lock, alive.
+    for (const st of Object.values(this.q)) st.finalize();
     const none = { run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as Statement;
     this.q = Object.fromEntries(Object.keys(SQL).map((k) => [k, none])) as Statements;
-    this.db.close();
+    this.db.close(true);
+  }
+
+  /** What the database keeps for a subscription, in publish order (inspection and tests). */
+  storedEntries(sub: string): { seq: number; attempts: number; acked: boolean }[] {
+    const id = this.subIds.get(sub);
+    if (id === undefined || this.closed) return [];
+    const rows = this.db.query("SELECT seq, attempts, acked FROM entries WHERE sub = ? ORDER BY seq").all(id) as { seq: number; attempts: number; acked: number }[];
+    return rows.map((r) => ({ seq: r.seq, attempts: r.attempts, acked: r.acked === 1 }));
   }
 
   override nextAckId(): string {
