@@ -6,7 +6,7 @@
  * process alone (exclusive locking) in WAL mode.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { APPLICATION_ID, DB_FILE, MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
@@ -43,8 +43,13 @@ export function openDataDir(dir: string): Database {
   }
 }
 
-/** Read-only checks that refuse a database before this process writes to it. */
+/**
+ * Read-only checks that refuse a database before this process writes to it. A read-only
+ * connection to a WAL database still creates the -wal and -shm files beside it; the ones it
+ * created (empty WAL, index) are removed again, so a refused data dir is left as it was.
+ */
 function inspect(file: string): void {
+  const created = [`${file}-wal`, `${file}-shm`].filter((f) => !existsSync(f));
   let db: Database | undefined;
   try {
     db = new Database(file, { readonly: true });
@@ -63,6 +68,7 @@ function inspect(file: string): void {
     throw explain(file, e);
   } finally {
     db?.close();
+    for (const f of created) if (existsSync(f) && (f.endsWith("-shm") || statSync(f).size === 0)) rmSync(f);
   }
 }
 

@@ -80,8 +80,8 @@ export class SqliteStore extends MemoryStore {
     super();
     this.dir = dir;
     this.file = join(dir, DB_FILE);
-    this.q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     const l = load(db);
+    this.q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     this.topicIds = l.topicIds;
     this.subIds = l.subIds;
     this.nextSeq = l.nextSeq;
