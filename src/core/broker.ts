@@ -84,6 +84,7 @@ export class Broker {
   private newSubscription(config: SubscriptionResource): Subscription {
     const sub = new Subscription(config, this.clock, this.store, { deadLetter: (s, e) => this.deadLetter(s, e) }, this.fillWaitMs);
     sub.matches = compileFilter(config.filter);
+    sub.filtered = config.filter !== "";
     return sub;
   }
 

@@ -25,21 +25,34 @@ export function applyMask<T extends object>(current: T, update: Partial<T>, path
     const segments = path.split(".");
     const top = segments[0];
     if (rules.immutable.has(top)) throw invalid(`Invalid update_mask provided in the Update${rules.kind}Request: the field "${path}" is not mutable.`);
-    if (!rules.mutable.has(top)) throw invalid(`Invalid update_mask provided in the Update${rules.kind}Request: "${path}" is not a known ${rules.kind} field.`);
-    setPath(next, src, segments.map(camel));
+    const unknown = invalid(`Invalid update_mask provided in the Update${rules.kind}Request: "${path}" is not a known ${rules.kind} field.`);
+    if (!rules.mutable.has(top)) throw unknown;
+    // A client path is never a property path into anything but our own plain objects.
+    if (segments.some((seg) => UNSAFE.has(seg) || seg === "")) throw unknown;
+    if (!setPath(next, src, segments.map(camel))) throw unknown;
   }
   return next as T;
 }
 
-function setPath(dst: Record<string, unknown>, src: Record<string, unknown> | undefined, keys: string[]): void {
+const UNSAFE = new Set(["__proto__", "constructor", "prototype"]);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Copies one path; false when it runs through something that is not an object (a number, a list). */
+function setPath(dst: Record<string, unknown>, src: Record<string, unknown> | undefined, keys: string[]): boolean {
   const [k, ...rest] = keys;
-  const value = src?.[k];
+  const value = src && Object.hasOwn(src, k) ? src[k] : undefined;
   if (rest.length === 0) {
     if (value === undefined || value === null) delete dst[k];
     else dst[k] = structuredClone(value);
-    return;
+    return true;
   }
-  const child = (dst[k] ?? {}) as Record<string, unknown>;
+  const current = Object.hasOwn(dst, k) ? dst[k] : undefined;
+  if (current !== undefined && !isObject(current)) return false;
+  if (value !== undefined && value !== null && !isObject(value)) return false;
+  // Clearing a sub-field of something unset on both sides changes nothing.
+  if (current === undefined && (value === undefined || value === null)) return true;
+  const child = current ?? {};
   dst[k] = child;
-  setPath(child, value as Record<string, unknown> | undefined, rest);
+  return setPath(child, (value ?? undefined) as Record<string, unknown> | undefined, rest);
 }

@@ -29,6 +29,8 @@ export abstract class SubscriptionState {
   private retentionAt = Infinity;
   /** Set by the broker: false when a filter rejects the message. */
   matches: (msg: StoredMessage) => boolean = () => true;
+  /** Whether it has a filter at all (without one, a publish is taken whole). */
+  filtered = false;
   /** Its topic while attached (null once the topic is deleted or the subscription detached). */
   topic: Topic | null = null;
   /** Last pull, stream, ack or modack (the expiration policy's clock). */
@@ -68,17 +70,20 @@ export abstract class SubscriptionState {
 
   /** Takes the messages of a publish its filter accepts. */
   enqueue(msgs: readonly StoredMessage[]): void {
-    const added: Entry[] = [];
+    const all = !this.filtered;
+    const taken: StoredMessage[] = all ? (msgs as StoredMessage[]) : [];
     for (let i = 0; i < msgs.length; i++) {
       const m = msgs[i];
-      if (!this.matches(m)) continue;
+      if (!all) {
+        if (!this.matches(m)) continue;
+        taken.push(m);
+      }
       const e = newEntry(m);
       this.held.push(e);
       this.backlog.add(e);
-      added.push(e);
     }
-    if (added.length === 0) return;
-    this.store.addEntries(this.name, added);
+    if (taken.length === 0) return;
+    this.store.addEntries(this.name, taken);
     if (this.retentionTimer === null) this.armRetention();
   }
 
@@ -140,6 +145,7 @@ export abstract class SubscriptionState {
       added.push(newEntry(m));
     }
     const all = added.length ? kept.concat(added).sort((a, b) => a.msg.seq - b.msg.seq) : kept;
+    const addedMsgs = added.map((e) => e.msg);
     for (const e of all) {
       this.held.push(e);
       if (!e.acked) this.backlog.add(e);
@@ -147,7 +153,7 @@ export abstract class SubscriptionState {
     this.store.transaction(() => {
       if (removed.length) this.store.removeEntries(this.name, removed);
       if (changed.length) this.store.updateEntries(this.name, changed);
-      if (added.length) this.store.addEntries(this.name, added);
+      if (added.length) this.store.addEntries(this.name, addedMsgs);
     });
     this.retentionChanged();
     this.dispatch();

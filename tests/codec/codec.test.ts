@@ -141,3 +141,11 @@ test("ModifyAckDeadlineRequest, including a negative deadline", () => {
     expect(decodeModifyAckDeadlineRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });
   }
 });
+
+test("message ids of every length encode as their decimal seq", () => {
+  for (const seq of [0, 7, 10, 99, 100, 12345, 99_999_999, 100_000_000, 2 ** 31 - 1, 2 ** 31, 123_456_789_012, 2 ** 53 - 1]) {
+    const message = { id: String(seq), seq, data: Buffer.from("d"), attributes: {}, orderingKey: "", publishTime: 0, size: 1 };
+    const out = pull.responseDeserialize(encodeDeliveryResponse({ deliveries: [{ ackId: "a", message, deliveryAttempt: 1 }], withAttempt: false }));
+    expect(out.receivedMessages[0].message.messageId).toBe(String(seq));
+  }
+});

@@ -140,6 +140,21 @@ describe("Get, List, Update, Delete", () => {
     expect(caught(() => broker.getSnapshot(name)).code).toBe("NOT_FOUND");
   });
 
+  test("mask paths into a scalar or through __proto__ are INVALID_ARGUMENT, not a crash", () => {
+    const { broker } = setup();
+    const { topic, sub } = topicAndSub(broker);
+    const s = broker.createSnapshot(snapName(), sub);
+    for (const path of ["expire_time.seconds", "expire_time.__proto__.x", "labels.__proto__", "labels..x"]) {
+      expect(caught(() => broker.updateSnapshot({ ...s }, [path])).message).toContain(path);
+    }
+    broker.updateTopic({ name: topic, labels: {} }, ["message_retention_duration.seconds"]); // nothing to clear
+    expect(broker.getTopic(topic).messageRetentionDuration).toBeUndefined();
+    broker.updateTopic({ name: topic, labels: {}, messageRetentionDuration: 3600_000 }, ["message_retention_duration"]);
+    const e = caught(() => broker.updateTopic({ name: topic, labels: {} }, ["message_retention_duration.seconds"]));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(broker.updateSnapshot({ ...s, labels: { a: "1" } }, ["labels.a"]).labels).toEqual({ a: "1" });
+  });
+
   test("DeleteSnapshot of a missing one is NOT_FOUND; Get of a malformed name INVALID_ARGUMENT", () => {
     const { broker } = setup();
     expect(caught(() => broker.deleteSnapshot(snapName())).code).toBe("NOT_FOUND");

@@ -85,14 +85,14 @@ export class RowStore implements Store {
     return this.mem.trimLog(topic, drop);
   }
 
-  addEntries(sub: string, entries: readonly EntryState[]) {
+  addEntries(sub: string, msgs: readonly StoredMessage[]) {
     let t = this.rows.get(sub);
     if (!t) this.rows.set(sub, (t = new Map()));
-    for (const e of entries) {
-      if (t.has(e.msg.seq)) throw new Error(`row ${sub}/${e.msg.seq} added twice`);
-      t.set(e.msg.seq, { msg: e.msg, attempts: e.attempts, acked: e.acked });
+    for (const msg of msgs) {
+      if (t.has(msg.seq)) throw new Error(`row ${sub}/${msg.seq} added twice`);
+      t.set(msg.seq, { msg, attempts: 0, acked: false });
     }
-    this.mem.addEntries(sub, entries);
+    this.mem.addEntries(sub, msgs);
   }
   recordDeliveries(sub: string, deliveries: readonly Delivery[]) {
     for (const d of deliveries) this.row(sub, d.message.seq).attempts = d.deliveryAttempt;

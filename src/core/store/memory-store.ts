@@ -109,8 +109,8 @@ export class MemoryStore implements Store {
     return undefined;
   }
 
-  addEntries(_sub: string, entries: readonly EntryState[]): void {
-    for (let i = 0; i < entries.length; i++) this.hold(entries[i].msg as HeldMessage);
+  addEntries(_sub: string, msgs: readonly StoredMessage[]): void {
+    for (let i = 0; i < msgs.length; i++) this.hold(msgs[i] as HeldMessage);
   }
 
   // The entries themselves are the state in memory: nothing to write.

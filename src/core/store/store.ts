@@ -97,8 +97,8 @@ export interface Store {
 
   // ---- subscription state (each call is one batch) ----
 
-  /** The subscription starts holding these entries (a publish fan-out, a seek restoring messages). */
-  addEntries(sub: string, entries: readonly EntryState[]): void;
+  /** The subscription starts holding these messages: new entries, unacked, no attempts yet (a publish fan-out, a seek restoring messages). */
+  addEntries(sub: string, msgs: readonly StoredMessage[]): void;
   /** A batch went out: each delivery's attempt count is its entry's new `attempts`. */
   recordDeliveries(sub: string, deliveries: readonly Delivery[]): void;
   /** These entries changed otherwise: acked and kept, unacked again by a seek. */
