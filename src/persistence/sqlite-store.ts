@@ -34,7 +34,7 @@ const SQL = {
   delMsg: "DELETE FROM messages WHERE seq = ?",
   unlogMsg: "UPDATE messages SET log_topic = NULL WHERE seq = ?",
   unlogTopic: "UPDATE messages SET log_topic = NULL WHERE log_topic = ?",
-  insEntry: "INSERT INTO entries (sub, seq, attempts, acked) VALUES (?, ?, ?, ?)",
+  insEntry: "INSERT INTO entries (sub, seq, attempts, acked) VALUES (?, ?, 0, 0)",
   setAttempts: "UPDATE entries SET attempts = ? WHERE sub = ? AND seq = ?",
   setAcked: "UPDATE entries SET acked = ? WHERE sub = ? AND seq = ?",
   delEntry: "DELETE FROM entries WHERE sub = ? AND seq = ?",
@@ -250,17 +250,17 @@ export class SqliteStore extends MemoryStore {
 
   // ---- subscription state ----
 
-  override addEntries(sub: string, entries: readonly EntryState[]): void {
+  override addEntries(sub: string, msgs: readonly StoredMessage[]): void {
     const id = this.subId(sub);
     this.transaction(() => {
       const ins = this.q.insEntry;
-      for (let i = 0; i < entries.length; i++) {
-        const e = entries[i];
-        if ((e.msg as HeldMessage).refs === 0) this.insertMessage(e.msg, null);
-        ins.run(id, e.msg.seq, e.attempts, e.acked ? 1 : 0);
+      for (let i = 0; i < msgs.length; i++) {
+        const m = msgs[i];
+        if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
+        ins.run(id, m.seq);
       }
     });
-    super.addEntries(sub, entries);
+    super.addEntries(sub, msgs);
   }
 
   override recordDeliveries(sub: string, deliveries: readonly Delivery[]): void {
