@@ -1,14 +1,14 @@
 /**
- * Opening --data-dir: the directory is created when missing; an existing database is first
+ * Opening --data-dir: the directory is created when missing and locked for this process (a lock
+ * file beside the database that a second emulator cannot lock too); an existing database is first
  * inspected read-only, so a data dir this emulator cannot use (not SQLite, corrupt, another
  * program's database, a newer schema, another emulator running on it) stops the start with a
- * clear message before anything is written. The connection then holds the database for this
- * process alone (exclusive locking) in WAL mode.
+ * clear message before anything is written. The database is then opened in WAL mode.
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { APPLICATION_ID, DB_FILE, MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+import { APPLICATION_ID, DB_FILE, LOCK_FILE, MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
 /** The data dir cannot be used; the message says why and what to do. Nothing was changed. */
 export class DataDirError extends Error {
@@ -17,28 +17,57 @@ export class DataDirError extends Error {
 
 const pragma = (db: Database, name: string): number => Object.values(db.query(`PRAGMA ${name}`).get() as object)[0] as number;
 
+export interface OpenedDataDir {
+  db: Database;
+  /** Holds the lock on the data dir until closed. */
+  lock: Database;
+  file: string;
+}
+
 /** Opens the data dir's database, migrated to SCHEMA_VERSION, for this process alone. */
-export function openDataDir(dir: string): Database {
+export function openDataDir(dir: string): OpenedDataDir {
   const abs = resolve(dir);
   if (existsSync(abs)) {
     if (!statSync(abs).isDirectory()) throw new DataDirError(`--data-dir ${abs} is not a directory.`);
   } else mkdirSync(abs, { recursive: true });
   const file = join(abs, DB_FILE);
-  if (existsSync(file)) inspect(file);
+  const lockFile = join(abs, LOCK_FILE);
+  const hadLock = existsSync(lockFile);
+  const lock = takeLock(lockFile, file);
   let db: Database | undefined;
   try {
+    if (existsSync(file)) inspect(file);
     db = new Database(file, { create: true });
-    // Exclusive before the first access: no shared-memory index, and a second emulator on the
-    // same directory gets SQLITE_BUSY instead of interleaving its writes with ours.
-    db.run("PRAGMA locking_mode = EXCLUSIVE");
     db.run("PRAGMA journal_mode = WAL");
     // NORMAL in WAL mode: a commit is written to the WAL (survives a process kill) and synced at
     // each checkpoint (see README, Persistence).
     db.run("PRAGMA synchronous = NORMAL");
+    // While the checkpoint worker runs a RESTART, a commit waits for it instead of failing.
+    db.run("PRAGMA busy_timeout = 10000");
+    db.run("PRAGMA journal_size_limit = 67108864");
     migrate(db);
-    return db;
+    return { db, lock, file };
   } catch (e) {
     db?.close();
+    lock.close();
+    if (!hadLock) rmSync(lockFile, { force: true });
+    throw explain(file, e);
+  }
+}
+
+/**
+ * An exclusive lock on a small SQLite file beside the database, held while the store is open:
+ * released by the OS when the process dies, so a kill -9 never leaves a stale lock behind.
+ */
+function takeLock(lockFile: string, file: string): Database {
+  const lock = new Database(lockFile, { create: true });
+  try {
+    lock.run("PRAGMA locking_mode = EXCLUSIVE");
+    lock.run("BEGIN EXCLUSIVE");
+    lock.run("COMMIT");
+    return lock;
+  } catch (e) {
+    lock.close();
     throw explain(file, e);
   }
 }

@@ -10,6 +10,8 @@ export const APPLICATION_ID = 0x5053454d;
 
 /** The file inside --data-dir (beside it SQLite keeps -wal and -shm). */
 export const DB_FILE = "pubsub-emulator.sqlite";
+/** Locked by the running emulator, so a second one on the same data dir is refused. */
+export const LOCK_FILE = "pubsub-emulator.lock";
 
 export const MIGRATIONS: readonly string[] = [
   // 1: resources, the message log and each subscription's entries.

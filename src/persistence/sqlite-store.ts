@@ -9,11 +9,10 @@ import type { Delivery, MessageInput, StoredMessage } from "../core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
 import { HeldMessage, MemoryStore } from "../core/store/memory-store.ts";
 import type { EntryState, SnapshotRecord, StoreContents } from "../core/store/store.ts";
-import { join } from "node:path";
 import { Deque } from "../core/deque.ts";
-import { explain, openDataDir } from "./data-dir.ts";
+import { Checkpointer } from "./checkpointer.ts";
+import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
-import { DB_FILE } from "./schema.ts";
 
 const SQL = {
   begin: "BEGIN",
@@ -62,24 +61,32 @@ export class SqliteStore extends MemoryStore {
   /** What the last open found. */
   readonly opened: { topics: number; subscriptions: number; snapshots: number; messages: number; dangling: number };
 
-  /** Opens (or creates) the data dir and reads everything it keeps; throws DataDirError when it cannot. */
-  static open(dir: string): SqliteStore {
-    const db = openDataDir(dir);
+  /**
+   * Opens (or creates) the data dir and reads everything it keeps; throws DataDirError when it
+   * cannot. Checkpoints run in a worker thread (the server), or inline in SQLite's own way every
+   * 1,000 pages (`checkpointWorker: false`: tests that open hundreds of stores).
+   */
+  static open(dir: string, { checkpointWorker = true } = {}): SqliteStore {
+    const opened = openDataDir(dir);
     try {
-      return new SqliteStore(db, dir);
+      return new SqliteStore(opened, dir, checkpointWorker);
     } catch (e) {
-      db.close();
-      throw explain(join(dir, DB_FILE), e);
+      opened.db.close();
+      opened.lock.close();
+      throw explain(opened.file, e);
     }
   }
 
-  private constructor(
-    private db: Database,
-    dir: string,
-  ) {
+  private db: Database;
+  private lock: Database;
+  private checkpointer: Checkpointer | null = null;
+
+  private constructor(opened: OpenedDataDir, dir: string, checkpointWorker: boolean) {
     super();
+    const db = (this.db = opened.db);
+    this.lock = opened.lock;
     this.dir = dir;
-    this.file = join(dir, DB_FILE);
+    this.file = opened.file;
     const l = load(db);
     this.q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     this.topicIds = l.topicIds;
@@ -106,6 +113,10 @@ export class SqliteStore extends MemoryStore {
       // Rows nothing holds (an entry pointing nowhere was dropped): no longer needed.
       for (const m of l.messages.values()) if (m.refs === 0) this.q.delMsg.run(m.seq);
     });
+    if (checkpointWorker) {
+      db.run("PRAGMA wal_autocheckpoint = 0");
+      this.checkpointer = new Checkpointer(this.file);
+    }
     const c = l.contents;
     this.opened = { topics: c.topics.length, subscriptions: c.subscriptions.length, snapshots: c.snapshots.length, messages: this.heldMessages, dangling: l.dangling };
   }
@@ -117,11 +128,13 @@ export class SqliteStore extends MemoryStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.checkpointer?.close();
     // A statement left unfinalized would keep the connection, and so its lock, alive.
     for (const st of Object.values(this.q)) st.finalize();
     const none = { run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as Statement;
     this.q = Object.fromEntries(Object.keys(SQL).map((k) => [k, none])) as Statements;
     this.db.close(true);
+    this.lock.close();
   }
 
   /** What the database keeps for a subscription, in publish order (inspection and tests). */
@@ -143,6 +156,7 @@ export class SqliteStore extends MemoryStore {
     try {
       const out = fn();
       this.q.commit.run();
+      this.checkpointer?.dirty();
       return out;
     } catch (e) {
       if (this.db.inTransaction) this.q.rollback.run();
@@ -164,8 +178,10 @@ export class SqliteStore extends MemoryStore {
   override putTopic(topic: TopicResource): void {
     const id = this.topicIds.get(topic.name);
     const config = JSON.stringify(topic);
-    if (id !== undefined) this.q.setTopic.run(config, id);
-    else this.topicIds.set(topic.name, Number(this.q.insTopic.run(topic.name, config).lastInsertRowid));
+    this.transaction(() => {
+      if (id !== undefined) this.q.setTopic.run(config, id);
+      else this.topicIds.set(topic.name, Number(this.q.insTopic.run(topic.name, config).lastInsertRowid));
+    });
   }
 
   override deleteTopic(name: string): void {
@@ -185,8 +201,10 @@ export class SqliteStore extends MemoryStore {
   override putSubscription(sub: SubscriptionResource): void {
     const id = this.subIds.get(sub.name);
     const config = JSON.stringify(sub);
-    if (id !== undefined) this.q.setSub.run(config, id);
-    else this.subIds.set(sub.name, Number(this.q.insSub.run(sub.name, config, this.nextSeq).lastInsertRowid));
+    this.transaction(() => {
+      if (id !== undefined) this.q.setSub.run(config, id);
+      else this.subIds.set(sub.name, Number(this.q.insSub.run(sub.name, config, this.nextSeq).lastInsertRowid));
+    });
   }
 
   override deleteSubscription(name: string): void {
@@ -201,13 +219,12 @@ export class SqliteStore extends MemoryStore {
 
   override putSnapshot(s: SnapshotRecord): void {
     const labels = JSON.stringify(s.labels);
-    if (this.snapshots.has(s.name)) this.q.setSnapshot.run(s.topic, s.expireTime, labels, s.name);
-    else {
-      this.transaction(() => {
-        for (const m of s.backlog) if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
-        this.q.insSnapshot.run(s.name, s.topic, s.expireTime, labels, s.fromSeq, packSeqs(s.backlog));
-      });
-    }
+    const exists = this.snapshots.has(s.name);
+    this.transaction(() => {
+      if (exists) return void this.q.setSnapshot.run(s.topic, s.expireTime, labels, s.name);
+      for (const m of s.backlog) if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
+      this.q.insSnapshot.run(s.name, s.topic, s.expireTime, labels, s.fromSeq, packSeqs(s.backlog));
+    });
     super.putSnapshot(s);
   }
 

@@ -45,8 +45,9 @@ export function tempDataDir(): string {
   return dir;
 }
 
+/** Checkpoints inline: a worker thread per store would make the hundreds of test stores slow. */
 function openSqlite(dir: string): SqliteStore {
-  const store = SqliteStore.open(dir);
+  const store = SqliteStore.open(dir, { checkpointWorker: false });
   opened.push({ store, dir });
   return store;
 }
