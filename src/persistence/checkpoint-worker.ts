@@ -1,16 +1,19 @@
 /**
  * Worker thread: checkpoints the data dir's WAL into the database on its own connection, so the
  * fsyncs and page copies of a checkpoint never block the event loop. Told "dirty" after commits;
- * checkpoints once per DELAY_MS at most. When the WAL has grown past RESTART_FRAMES (a steady
- * writer never leaves a gap for the WAL to start over), a RESTART checkpoint briefly holds writers
- * back so the next commit writes from the start of the file again.
+ * checkpoints (PASSIVE: never holds up the writer) once per DELAY_MS at most, and reports the
+ * WAL's size so the event loop can let the WAL start over (see checkpointer.ts).
  */
 import { Database } from "bun:sqlite";
 
 declare const self: Worker;
 
 const DELAY_MS = 100;
-const RESTART_FRAMES = 16_384; // 64 MiB of 4 KiB pages
+/** Kept in step with checkpointer.ts RESET_FRAMES. */
+const LONG_WAL_FRAMES = 16_384;
+const SHORT_TAIL_FRAMES = 1_000;
+
+const passive = (db: Database) => db.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0] as [number, number, number];
 
 type Message = { type: "open"; file: string; closed: SharedArrayBuffer } | { type: "dirty" } | { type: "close" };
 
@@ -22,9 +25,15 @@ function checkpoint(): void {
   timer = null;
   if (!db) return;
   try {
-    const [, log] = db.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0] as number[];
-    if (log > RESTART_FRAMES) db.query("PRAGMA wal_checkpoint(RESTART)").values();
-    self.postMessage({ type: "done" });
+    let [, frames] = passive(db);
+    // A long WAL: pass again while the writer added many frames during the last pass, so that
+    // what the event loop has left to copy when it lets the WAL start over is small.
+    for (let i = 0; frames >= LONG_WAL_FRAMES && i < 8; i++) {
+      const before = frames;
+      [, frames] = passive(db);
+      if (frames - before < SHORT_TAIL_FRAMES) break;
+    }
+    self.postMessage({ type: "done", frames });
   } catch (e) {
     self.postMessage({ type: "error", message: (e as Error).message });
   }
@@ -35,8 +44,6 @@ self.onmessage = (event: MessageEvent<Message>) => {
   if (m.type === "open") {
     closed = new Int32Array(m.closed);
     db = new Database(m.file);
-    // A RESTART waits for the writer's transaction to end; the writer waits (busy_timeout) for it.
-    db.run("PRAGMA busy_timeout = 10000");
   } else if (m.type === "dirty") {
     timer ??= setTimeout(checkpoint, DELAY_MS);
   } else if (m.type === "close") {

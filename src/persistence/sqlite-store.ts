@@ -15,7 +15,8 @@ import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
 
 const SQL = {
-  begin: "BEGIN",
+  // IMMEDIATE: take the write lock before reading, so waiting for a checkpoint never holds a read lock it waits on.
+  begin: "BEGIN IMMEDIATE",
   commit: "COMMIT",
   rollback: "ROLLBACK",
   setMeta: "UPDATE meta SET value = ? WHERE key = ?",
@@ -115,7 +116,7 @@ export class SqliteStore extends MemoryStore {
     });
     if (checkpointWorker) {
       db.run("PRAGMA wal_autocheckpoint = 0");
-      this.checkpointer = new Checkpointer(this.file);
+      this.checkpointer = new Checkpointer(this.file, db);
     }
     const c = l.contents;
     this.opened = { topics: c.topics.length, subscriptions: c.subscriptions.length, snapshots: c.snapshots.length, messages: this.heldMessages, dangling: l.dangling };
