@@ -40,7 +40,9 @@ export class Checkpointer {
 
   private catchUp(file: string): void {
     try {
+      const t0 = performance.now();
       this.db.run("PRAGMA wal_checkpoint(PASSIVE)");
+      log.debug(`WAL of ${file} starts over: the last frames were checkpointed in ${(performance.now() - t0).toFixed(1)} ms`);
     } catch (e) {
       log.warn(`checkpoint of ${file} failed (the WAL keeps the data): ${(e as Error).message}`);
     }

@@ -42,6 +42,12 @@ const SQL = {
 
 type Statements = { [K in keyof typeof SQL]: Statement };
 
+/**
+ * Seqs are reserved in blocks, so a publish does not rewrite the counter's page each time; after a
+ * restart ids go on from the end of the block (ids only ever grow; gaps are fine).
+ */
+const SEQ_BLOCK = 100_000;
+
 const isEmpty = (o: Readonly<Record<string, string>>) => {
   for (const _ in o) return false;
   return true;
@@ -53,6 +59,8 @@ export class SqliteStore extends MemoryStore {
   readonly file: string;
   private q: Statements;
   private inTransaction = false;
+  /** The stored next_seq: no id at or above it was handed out, so a restart starts there. */
+  private reservedSeq = 1;
   private closed = false;
   private topicIds: Map<string, number>;
   private subIds: Map<string, number>;
@@ -92,7 +100,7 @@ export class SqliteStore extends MemoryStore {
     this.q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     this.topicIds = l.topicIds;
     this.subIds = l.subIds;
-    this.nextSeq = l.nextSeq;
+    this.nextSeq = this.reservedSeq = l.nextSeq;
     this.restored = l.contents;
     for (const [topic, msgs] of l.logs) {
       const q = new Deque<HeldMessage>();
@@ -244,7 +252,10 @@ export class SqliteStore extends MemoryStore {
   override append(topic: string, inputs: readonly MessageInput[], sizes: readonly number[], publishTime: number, log: boolean): StoredMessage[] {
     const out = super.append(topic, inputs, sizes, publishTime, log);
     this.transaction(() => {
-      this.q.setMeta.run(this.nextSeq, "next_seq");
+      if (this.nextSeq > this.reservedSeq) {
+        this.reservedSeq = this.nextSeq + SEQ_BLOCK;
+        this.q.setMeta.run(this.reservedSeq, "next_seq");
+      }
       if (!log) return;
       const topicId = this.topicIds.get(topic) ?? null;
       for (const m of out) this.insertMessage(m, topicId);
