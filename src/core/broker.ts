@@ -66,14 +66,14 @@ export class Broker {
   private restore(): void {
     const kept = this.store.contents();
     for (const t of kept.topics) this.topics.set(t.name, new Topic(t, this.store, this.clock));
-    for (const { config, entries, createdSeq } of kept.subscriptions) {
-      const sub = this.newSubscription(config);
+    for (const { config, createdSeq, entries } of kept.subscriptions) {
+      const sub = this.newSubscription(config, createdSeq);
       const topic = config.detached ? undefined : this.topics.get(config.topic);
       if (topic) {
         sub.topic = topic;
         topic.subscriptions.add(sub);
       }
-      sub.restore(entries, createdSeq);
+      sub.restore(entries);
       this.subs.set(sub.name, sub);
       this.expirations.watch(sub);
     }
@@ -81,8 +81,9 @@ export class Broker {
     for (const t of this.topics.values()) t.configure(t.config);
   }
 
-  private newSubscription(config: SubscriptionResource): Subscription {
-    const sub = new Subscription(config, this.clock, this.store, { deadLetter: (s, e) => this.deadLetter(s, e) }, this.fillWaitMs);
+  private newSubscription(config: SubscriptionResource, createdSeq = this.store.nextSeq): Subscription {
+    const hooks = { deadLetter: (s: Subscription, e: Entry) => this.deadLetter(s, e) };
+    const sub = new Subscription(config, this.clock, this.store, hooks, this.fillWaitMs, createdSeq);
     sub.matches = compileFilter(config.filter);
     sub.filtered = config.filter !== "";
     return sub;
@@ -133,7 +134,7 @@ export class Broker {
       for (const s of topic.subscriptions) {
         s.config = { ...s.config, topic: DELETED_TOPIC };
         s.topic = null;
-        this.store.putSubscription(s.config);
+        this.store.putSubscription(s.config, s.createdSeq);
       }
       this.snapshots.topicDeleted(topic);
       this.store.deleteTopic(name);
@@ -162,7 +163,7 @@ export class Broker {
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
     const sub = this.newSubscription(config);
     sub.topic = topic;
-    this.store.putSubscription(config);
+    this.store.putSubscription(config, sub.createdSeq);
     this.subs.set(sub.name, sub);
     topic.subscriptions.add(sub);
     this.expirations.watch(sub);
@@ -177,7 +178,7 @@ export class Broker {
     const sub = this.subscription(input.name);
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
-    this.store.putSubscription(next);
+    this.store.putSubscription(next, sub.createdSeq);
     const prev = sub.config;
     sub.config = next;
     if (prev.messageRetentionDuration !== next.messageRetentionDuration || prev.retainAckedMessages !== next.retainAckedMessages) {
@@ -216,7 +217,7 @@ export class Broker {
     sub.topic = null;
     sub.config = { ...sub.config, detached: true };
     this.store.transaction(() => {
-      this.store.putSubscription(sub.config);
+      this.store.putSubscription(sub.config, sub.createdSeq);
       sub.close(failedPrecondition(`Subscription ${name} is detached.`));
     });
   }

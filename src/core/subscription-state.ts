@@ -36,18 +36,19 @@ export abstract class SubscriptionState {
   /** Last pull, stream, ack or modack (the expiration policy's clock). */
   lastActive: number;
   /** Messages from this seq on were published while it existed (a seek to a time may restore them). */
-  createdSeq: number;
+  readonly createdSeq: number;
 
   constructor(
     public config: SubscriptionResource,
     protected clock: Clock,
     protected store: Store,
+    createdSeq: number,
   ) {
     this.backlog = new Backlog(config.enableMessageOrdering);
     this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.leaseDue(lease, now));
     this.delayed = new TimedHeap<Delayed>(clock, (d) => d.release());
     this.lastActive = clock.now();
-    this.createdSeq = store.nextSeq;
+    this.createdSeq = createdSeq;
   }
 
   get name(): string {
@@ -88,8 +89,7 @@ export abstract class SubscriptionState {
   }
 
   /** Rebuilds what a store kept from an earlier run (every unacked message waits again: leases are not kept). */
-  restore(states: readonly EntryState[], createdSeq = this.createdSeq): void {
-    this.createdSeq = createdSeq;
+  restore(states: readonly EntryState[]): void {
     for (const st of states) {
       const e = newEntry(st.msg, st.attempts, st.acked);
       this.held.push(e);
@@ -111,11 +111,11 @@ export abstract class SubscriptionState {
   }
 
   /**
-   * Seek: every message it holds or `restore` offers becomes unacked when `unacked(msg)` says so
+   * Seek: every message it holds or `restore` offers becomes unacked when `isUnacked(msg)` says so
    * and acked otherwise (kept only with retain_acked_messages). Every lease ends, so open streams
    * get the unacked messages again at once, in publish order.
    */
-  resetTo(unacked: (m: StoredMessage) => boolean, restore: Iterable<StoredMessage>): void {
+  resetTo(isUnacked: (m: StoredMessage) => boolean, restore: Iterable<StoredMessage>): void {
     this.leaseHeap.clear();
     this.delayed.clear();
     for (const lease of [...this.leases.values()]) this.endLease(lease);
@@ -128,7 +128,7 @@ export abstract class SubscriptionState {
     for (const e of this.held.clear()) {
       have.add(e.msg.seq);
       e.keyQueue = null;
-      const acked = !unacked(e.msg);
+      const acked = !isUnacked(e.msg);
       if (acked && !keep) {
         e.gone = true;
         removed.push(e);
@@ -140,7 +140,7 @@ export abstract class SubscriptionState {
     }
     const added: Entry[] = [];
     for (const m of restore) {
-      if (have.has(m.seq) || !unacked(m) || !this.matches(m)) continue;
+      if (have.has(m.seq) || !isUnacked(m) || !this.matches(m)) continue;
       have.add(m.seq);
       added.push(newEntry(m));
     }

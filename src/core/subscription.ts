@@ -33,8 +33,9 @@ export class Subscription extends SubscriptionState {
     store: Store,
     private hooks: SubscriptionHooks,
     private fillWaitMs = 0,
+    createdSeq = store.nextSeq,
   ) {
-    super(config, clock, store);
+    super(config, clock, store, createdSeq);
   }
 
   get hasConsumers(): boolean {

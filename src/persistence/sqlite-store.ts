@@ -206,13 +206,12 @@ export class SqliteStore extends MemoryStore {
     super.deleteTopic(name);
   }
 
-  /** A new record remembers the seq its subscription starts from (what a seek to a time may restore). */
-  override putSubscription(sub: SubscriptionResource): void {
+  override putSubscription(sub: SubscriptionResource, createdSeq: number): void {
     const id = this.subIds.get(sub.name);
     const config = JSON.stringify(sub);
     this.transaction(() => {
       if (id !== undefined) this.q.setSub.run(config, id);
-      else this.subIds.set(sub.name, Number(this.q.insSub.run(sub.name, config, this.nextSeq).lastInsertRowid));
+      else this.subIds.set(sub.name, Number(this.q.insSub.run(sub.name, config, createdSeq).lastInsertRowid));
     });
   }
 

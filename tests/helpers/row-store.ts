@@ -17,7 +17,7 @@ export interface Row {
 export class RowStore implements Store {
   readonly mem = new MemoryStore();
   topics = new Map<string, TopicResource>();
-  subs = new Map<string, SubscriptionResource>();
+  subs = new Map<string, { config: SubscriptionResource; createdSeq: number }>();
   snapshots = new Map<string, SnapshotRecord>();
   /** subscription → seq → row */
   rows = new Map<string, Map<number, Row>>();
@@ -43,8 +43,9 @@ export class RowStore implements Store {
   contents(): StoreContents {
     return {
       topics: [...this.topics.values()],
-      subscriptions: [...this.subs.values()].map((config) => ({
+      subscriptions: [...this.subs.values()].map(({ config, createdSeq }) => ({
         config,
+        createdSeq,
         entries: [...(this.rows.get(config.name)?.values() ?? [])].sort((a, b) => a.msg.seq - b.msg.seq),
       })),
       snapshots: [...this.snapshots.values()],
@@ -58,8 +59,8 @@ export class RowStore implements Store {
     this.topics.delete(name);
     this.mem.deleteTopic(name);
   }
-  putSubscription(s: SubscriptionResource) {
-    this.subs.set(s.name, s);
+  putSubscription(config: SubscriptionResource, createdSeq: number) {
+    this.subs.set(config.name, { config, createdSeq });
   }
   deleteSubscription(name: string) {
     this.subs.delete(name);

@@ -61,7 +61,7 @@ export class MemoryStore implements Store {
     for (let m = log.shift(); m; m = log.shift()) this.release(m);
   }
 
-  putSubscription(_sub: SubscriptionResource): void {}
+  putSubscription(_sub: SubscriptionResource, _createdSeq: number): void {}
   deleteSubscription(_name: string): void {}
 
   putSnapshot(snapshot: SnapshotRecord): void {

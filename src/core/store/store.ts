@@ -45,11 +45,8 @@ export interface SnapshotRecord {
 /** What a store holds from an earlier run, for the broker to rebuild its state from. */
 export interface StoreContents {
   topics: TopicResource[];
-  /**
-   * Each with its entries in publish order, and the seq it was created at (the nextSeq when its
-   * record was first put; a seek to a time restores logged messages from there on).
-   */
-  subscriptions: { config: SubscriptionResource; entries: EntryState[]; createdSeq?: number }[];
+  /** Each with its entries in publish order. */
+  subscriptions: { config: SubscriptionResource; createdSeq: number; entries: EntryState[] }[];
   snapshots: SnapshotRecord[];
 }
 
@@ -75,7 +72,8 @@ export interface Store {
   putTopic(topic: TopicResource): void;
   /** Forgets the topic and its log. */
   deleteTopic(name: string): void;
-  putSubscription(sub: SubscriptionResource): void;
+  /** `createdSeq`: the first seq published while it existed (a seek to a time restores from there). */
+  putSubscription(sub: SubscriptionResource, createdSeq: number): void;
   /** Forgets the record; the core removes its entries first. */
   deleteSubscription(name: string): void;
   /** Creates (holding its backlog) or updates (labels, expiry) a snapshot. */
