@@ -42,7 +42,8 @@ export function openDataDir(dir: string): OpenedDataDir {
     // NORMAL in WAL mode: a commit is written to the WAL (survives a process kill) and synced at
     // each checkpoint (see README, Persistence).
     db.run("PRAGMA synchronous = NORMAL");
-    // While the checkpoint worker runs a RESTART, a commit waits for it instead of failing.
+    // The checkpoint worker's connection may hold a lock for a moment (opening, closing): a
+    // commit then waits instead of failing.
     db.run("PRAGMA busy_timeout = 10000");
     db.run("PRAGMA journal_size_limit = 67108864");
     migrate(db);

@@ -4,7 +4,7 @@
  * returns, so an RPC never answers before its change is in the WAL: Publish's ids and a returned
  * Acknowledge survive a kill of the process. A message row exists while something holds it.
  */
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import type { Delivery, MessageInput, StoredMessage } from "../core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
 import { HeldMessage, MemoryStore } from "../core/store/memory-store.ts";
@@ -13,34 +13,8 @@ import { Deque } from "../core/deque.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
+import { noStatements, prepare, type Statements } from "./statements.ts";
 
-const SQL = {
-  // IMMEDIATE: take the write lock before reading, so waiting for a checkpoint never holds a read lock it waits on.
-  begin: "BEGIN IMMEDIATE",
-  commit: "COMMIT",
-  rollback: "ROLLBACK",
-  setMeta: "UPDATE meta SET value = ? WHERE key = ?",
-  insTopic: "INSERT INTO topics (name, config) VALUES (?, ?)",
-  setTopic: "UPDATE topics SET config = ? WHERE id = ?",
-  delTopic: "DELETE FROM topics WHERE id = ?",
-  insSub: "INSERT INTO subscriptions (name, config, created_seq) VALUES (?, ?, ?)",
-  setSub: "UPDATE subscriptions SET config = ? WHERE id = ?",
-  delSub: "DELETE FROM subscriptions WHERE id = ?",
-  delSubEntries: "DELETE FROM entries WHERE sub = ?",
-  insSnapshot: "INSERT INTO snapshots (name, topic, expire_time, labels, from_seq, backlog) VALUES (?, ?, ?, ?, ?, ?)",
-  setSnapshot: "UPDATE snapshots SET topic = ?, expire_time = ?, labels = ? WHERE name = ?",
-  delSnapshot: "DELETE FROM snapshots WHERE name = ?",
-  insMsg: "INSERT INTO messages (seq, data, attributes, ordering_key, publish_time, size, log_topic) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  delMsg: "DELETE FROM messages WHERE seq = ?",
-  unlogMsg: "UPDATE messages SET log_topic = NULL WHERE seq = ?",
-  unlogTopic: "UPDATE messages SET log_topic = NULL WHERE log_topic = ?",
-  insEntry: "INSERT INTO entries (sub, seq, attempts, acked) VALUES (?, ?, 0, 0)",
-  setAttempts: "UPDATE entries SET attempts = ? WHERE sub = ? AND seq = ?",
-  setAcked: "UPDATE entries SET acked = ? WHERE sub = ? AND seq = ?",
-  delEntry: "DELETE FROM entries WHERE sub = ? AND seq = ?",
-} as const;
-
-type Statements = { [K in keyof typeof SQL]: Statement };
 
 /**
  * Seqs are reserved in blocks, so a publish does not rewrite the counter's page each time; after a
@@ -57,6 +31,9 @@ export class SqliteStore extends MemoryStore {
   /** The data dir, and the database file in it. */
   readonly dir: string;
   readonly file: string;
+  private db: Database;
+  private lock: Database;
+  private checkpointer: Checkpointer | null = null;
   private q: Statements;
   private inTransaction = false;
   /** The stored next_seq: no id at or above it was handed out, so a restart starts there. */
@@ -86,10 +63,6 @@ export class SqliteStore extends MemoryStore {
     }
   }
 
-  private db: Database;
-  private lock: Database;
-  private checkpointer: Checkpointer | null = null;
-
   private constructor(opened: OpenedDataDir, dir: string, checkpointWorker: boolean) {
     super();
     const db = (this.db = opened.db);
@@ -97,7 +70,7 @@ export class SqliteStore extends MemoryStore {
     this.dir = dir;
     this.file = opened.file;
     const l = load(db);
-    this.q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
+    this.q = prepare(db);
     this.topicIds = l.topicIds;
     this.subIds = l.subIds;
     this.nextSeq = this.reservedSeq = l.nextSeq;
@@ -140,8 +113,7 @@ export class SqliteStore extends MemoryStore {
     this.checkpointer?.close();
     // A statement left unfinalized would keep the connection, and so its lock, alive.
     for (const st of Object.values(this.q)) st.finalize();
-    const none = { run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as Statement;
-    this.q = Object.fromEntries(Object.keys(SQL).map((k) => [k, none])) as Statements;
+    this.q = noStatements();
     this.db.close(true);
     this.lock.close();
   }
