@@ -30,6 +30,11 @@ async function openStore(dataDir: string): Promise<{ store?: Store; close(): voi
   return { store, close: () => store.close() };
 }
 
+/** Reading a large data dir leaves its row arrays behind: collect them before serving (≈ 1/3 of RSS at 1M messages). */
+function collectAfterRestore(broker: Broker): void {
+  if (broker.store.heldMessages > 100_000) Bun.gc(true);
+}
+
 export async function startEmulator(config: Partial<Config> = {}, clock: Clock = systemClock): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
   const { store, close } = await openStore(c.dataDir);
@@ -40,6 +45,7 @@ export async function startEmulator(config: Partial<Config> = {}, clock: Clock =
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
   });
+  collectAfterRestore(broker);
   const listener = await listen(c.host, c.port, createGrpcServer(createRpcTable(broker)), adminHandler(broker)).catch((e) => {
     close();
     throw e;
