@@ -36,19 +36,20 @@ export const memoryKind: StoreKind = {
       .map((r): RowTuple => [r.msg.seq, r.attempts, r.acked]),
 };
 
-const opened: { store: SqliteStore; dir: string }[] = [];
+const dirs: string[] = [];
+const stores: SqliteStore[] = [];
 
 /** A fresh data dir under the system temp dir; removed by cleanupDataDirs(). */
 export function tempDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "pse-data-"));
-  opened.push({ store: null as unknown as SqliteStore, dir });
+  dirs.push(dir);
   return dir;
 }
 
 /** Checkpoints inline: a worker thread per store would make the hundreds of test stores slow. */
 function openSqlite(dir: string): SqliteStore {
   const store = SqliteStore.open(dir, { checkpointWorker: false });
-  opened.push({ store, dir });
+  stores.push(store);
   return store;
 }
 
@@ -73,12 +74,10 @@ export function useStoreKind(kind: StoreKind): void {
 }
 
 /** How many data dirs the tests made so far. */
-export const openedDataDirs = (): number => new Set(opened.map((o) => o.dir)).size;
+export const openedDataDirs = (): number => dirs.length;
 
 /** Closes every SQLite store the tests opened and removes their data dirs. */
 export function cleanupDataDirs(): void {
-  for (const { store, dir } of opened.splice(0)) {
-    store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  for (const store of stores.splice(0)) store.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
