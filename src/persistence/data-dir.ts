@@ -64,6 +64,7 @@ function takeLock(lockFile: string, file: string): Database {
   const lock = new Database(lockFile, { create: true });
   try {
     lock.run("PRAGMA locking_mode = EXCLUSIVE");
+    lock.run("PRAGMA journal_mode = MEMORY"); // no -journal file beside it while held
     lock.run("BEGIN EXCLUSIVE");
     lock.run("COMMIT");
     return lock;
