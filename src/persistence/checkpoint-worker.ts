@@ -23,8 +23,8 @@ let timer: ReturnType<typeof setTimeout> | null = null;
 
 function checkpoint(): void {
   timer = null;
-  if (!db) return;
   try {
+    if (!db) throw new Error("the worker's connection is not open");
     let [, frames] = passive(db);
     // A long WAL: pass again while the writer added many frames during the last pass, so that
     // what the event loop has left to copy when it lets the WAL start over is small.

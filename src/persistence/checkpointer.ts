@@ -17,6 +17,7 @@ const RESET_FRAMES = 16_384; // 64 MiB of 4 KiB pages
 export class Checkpointer {
   private worker: Worker;
   private pending = false;
+  private failed = false;
   private closedFlag = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(file: string, private db: Database) {
@@ -28,14 +29,24 @@ export class Checkpointer {
       if (e.data.type === "error") log.warn(`checkpoint of ${file} failed (the WAL keeps the data; retried after the next commit): ${e.data.message}`);
       else if ((e.data.frames ?? 0) >= RESET_FRAMES) this.catchUp(file);
     };
+    this.worker.onerror = (e) => this.fail(file, e.message);
     this.worker.postMessage({ type: "open", file, closed: this.closedFlag.buffer });
   }
 
   /** A commit wrote to the WAL. */
   dirty(): void {
-    if (this.pending) return;
+    if (this.pending || this.failed) return;
     this.pending = true;
     this.worker.postMessage({ type: "dirty" });
+  }
+
+  /** Without the worker, SQLite checkpoints on the event loop again, every 1,000 pages. */
+  private fail(file: string, why: string): void {
+    if (this.failed) return;
+    this.failed = true;
+    log.warn(`the checkpoint worker for ${file} stopped (${why}); checkpoints now run on the event loop`);
+    this.db.run("PRAGMA wal_autocheckpoint = 1000");
+    this.worker.terminate();
   }
 
   private catchUp(file: string): void {
@@ -50,6 +61,7 @@ export class Checkpointer {
 
   /** Closes the worker's connection (waiting for it, bounded) so the last one can fold the WAL in. */
   close(): void {
+    if (this.failed) return;
     this.worker.postMessage({ type: "close" });
     Atomics.wait(this.closedFlag, 0, 0, 10_000);
     this.worker.terminate();
