@@ -2,7 +2,7 @@
 //
 //   bun bench/run.ts [scenario…] [--target host:port] [--server ours|reference] [--quick]
 //                    [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]…
-//                    [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM]
+//                    [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM] [--stores memory,data-dir]
 //   bun bench/run.ts compare <git-ref> …   → bench/compare.ts
 //   bun bench/run.ts sizing …              → bench/sizing.ts
 //
@@ -11,7 +11,8 @@
 // server RSS/CPU are read from /proc/<pid>. With --target, server figures come from
 // GET http://<target>/metrics, or are reported as unknown.
 import { join } from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { startServer, remoteServer, ROOT, type ServerHandle } from "./lib/server.ts";
 import { environment, envText, finish, notes, table, writeReport, row, type Ctx, type Row } from "./lib/report.ts";
 import { sleep } from "./lib/stats.ts";
@@ -35,18 +36,21 @@ interface Opts {
   scenarios: string[]; target: string | null; server: "ours" | "reference"; quick: boolean;
   duration: number | null; smol: boolean; ceiling: number | null; repeat: number | null; serverArgs: string[];
   root: string | null; wrap: string[]; out: string | null;
+  /** Each scenario runs once per store: "memory" (default) and/or "data-dir" (a fresh --data-dir per server). */
+  stores: Store[];
 }
+type Store = "memory" | "data-dir";
 
 function usage(msg?: string): never {
   if (msg) console.error(msg);
-  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]… [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM]
+  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]… [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM] [--stores memory,data-dir]
        bun bench/run.ts compare <git-ref> [scenario…] [--rounds n] [--quick]
        bun bench/run.ts sizing [--cpus 1,2] [--mem 256M,512M,1G] [--quick]`);
   process.exit(2);
 }
 
 function parse(argv: string[]): Opts {
-  const o: Opts = { scenarios: [], target: null, server: "ours", quick: false, duration: null, smol: false, ceiling: null, repeat: null, serverArgs: [], root: null, wrap: [], out: null };
+  const o: Opts = { scenarios: [], target: null, server: "ours", quick: false, duration: null, smol: false, ceiling: null, repeat: null, serverArgs: [], root: null, wrap: [], out: null, stores: ["memory"] };
   const num = (v: string | undefined, name: string) => {
     const n = Number(v);
     if (!v || !Number.isFinite(n) || n <= 0) usage(`${name} needs a positive number`);
@@ -68,6 +72,11 @@ function parse(argv: string[]): Opts {
     else if (a === "--root") o.root = argv[++i] ?? usage("--root needs a directory");
     else if (a === "--server-wrap") o.wrap = (argv[++i] ?? usage("--server-wrap needs a command")).split(/\s+/).filter(Boolean);
     else if (a === "--out") o.out = argv[++i] ?? usage("--out needs a file stem");
+    else if (a === "--stores") {
+      const v = (argv[++i] ?? "").split(",").filter(Boolean);
+      if (!v.length || v.some((x) => x !== "memory" && x !== "data-dir")) usage("--stores is a list of memory and data-dir");
+      o.stores = v as Store[];
+    }
     else if (a === "-h" || a === "--help") usage();
     else if (a.startsWith("-")) usage(`unknown option ${a}`);
     else {
@@ -102,18 +111,23 @@ export async function main(argv: string[]) {
   const t0 = performance.now();
   mkdirSync(dir, { recursive: true });
 
-  for (const name of o.scenarios) {
-    console.log(`\n== ${name} (${label}${o.quick ? ", quick" : ""})`);
+  for (const name of o.scenarios) for (const store of o.stores) {
+    const durable = store === "data-dir";
+    const tag = durable ? " [data-dir]" : "";
+    console.log(`\n== ${name}${tag} (${label}${o.quick ? ", quick" : ""})`);
     // The host may be shared: wait (bounded) for other load to pass, and say if it did not.
     const busy = await waitForQuiet(o.quick ? 20_000 : 60_000);
     if (busy != null && busy >= 25) console.log(`  host busy (${busy.toFixed(0)} % CPU from other processes); figures will be noisy — see "other CPU%"`);
+    // A fresh data dir per server: every run starts from an empty disk state.
+    const dataDir = durable ? mkdtempSync(join(tmpdir(), "pse-bench-data-")) : null;
     let server: ServerHandle;
     try {
       server = o.target ? remoteServer(o.target)
-        : await startServer({ kind: o.server, smol: o.smol, args: o.serverArgs, root: o.root ?? undefined, wrap: o.wrap, logFile: join(dir, `${stem}.${name}.server.log`) });
+        : await startServer({ kind: o.server, smol: o.smol, args: [...o.serverArgs, ...(dataDir ? ["--data-dir", dataDir] : [])], root: o.root ?? undefined, wrap: o.wrap, logFile: join(dir, `${stem}.${name}${durable ? ".data-dir" : ""}.server.log`) });
     } catch (e: any) {
       console.error(`  cannot start server: ${e.message}`);
       rows.push(failRow(name, `server start: ${e.message}`));
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
       continue;
     }
     env ??= environment(server, argv);
@@ -127,7 +141,12 @@ export async function main(argv: string[]) {
         sleep(budget).then(() => { throw new Error(`scenario exceeded its ${budget / 1000} s budget`); }),
       ]);
       const hwm = server.peakRssBytes();
-      for (const r of out) { if (hwm != null) r.extra.serverLifetimePeakRssMB = hwm / 2 ** 20; rows.push(finish(r)); }
+      for (const r of out) {
+        if (hwm != null) r.extra.serverLifetimePeakRssMB = hwm / 2 ** 20;
+        r.variant += tag;
+        if (durable) r.config.store = "data-dir";
+        rows.push(finish(r));
+      }
       console.log(table(out));
     } catch (e: any) {
       console.error(`  FAILED: ${e?.stack ?? e}`);
@@ -140,6 +159,7 @@ export async function main(argv: string[]) {
       rows.push(failRow(name, `server exited with code ${code}`));
     }
     await server.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 
   if (!env) env = environment(remoteServer(o.target ?? "none"), argv);

@@ -12,7 +12,7 @@ export interface Config {
   /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
   pushTimeoutMs: number;
   logLevel: Level;
-  /** Persistence directory (gcloud's --data-dir); accepted, not used yet. */
+  /** Where topics, subscriptions and messages are kept across restarts (gcloud's --data-dir); "" keeps them in memory. */
   dataDir: string;
   /** A JSON or YAML file of projects, topics and subscriptions to create at start. */
   configFile: string;
@@ -131,7 +131,7 @@ export const OPTIONS: Option[] = [
     flag: "--data-dir",
     env: "PUBSUB_DATA_DIR",
     default: "",
-    help: "directory for persisted state (accepted for gcloud compatibility; not used yet)",
+    help: "keep topics, subscriptions, snapshots and messages in DIR across restarts (default: in memory)",
     apply: (c, v) => (c.dataDir = v),
   },
   {

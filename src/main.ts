@@ -32,8 +32,6 @@ if (command.verb === "healthcheck") {
   process.exit(result.ok ? 0 : 1);
 }
 
-if (config.dataDir) log.warn(`--data-dir ${config.dataDir}: accepted, but nothing is persisted yet (state is in memory)`);
-
 // Installed before the start (Bun arms signal handlers asynchronously): a SIGTERM right after
 // the started line, as Testcontainers or a quick `docker stop` sends, still shuts down cleanly.
 let emulator: { stop(): Promise<void> } | undefined;
@@ -57,6 +55,7 @@ const started = await startEmulator(config, (broker) => {
   log.info(`provisioned ${created.length} topics and subscriptions${existing.length ? ` (${existing.length} existed already)` : ""}`);
 }).catch((e: Error) => {
   if (e.name === "ProvisionError") log.error(`cannot provision: ${e.message}`);
+  else if (e.name === "DataDirError") log.error(e.message);
   else log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
   process.exit(e.name === "ProvisionError" ? 2 : 1);
 });

@@ -34,6 +34,8 @@ export interface FlowOptions {
   ordered?: boolean;
   /** false: create the subscriptions but attach no StreamingPull listener (unary Pull). */
   listen?: boolean;
+  /** The subscriptions only keep what is published (nobody receives): windows and drain count publishes. */
+  publishOnly?: boolean;
   /** Called per first receipt (after latency is recorded); for ordering checks. */
   onFirst?: (m: Message, sub: number, seq: number) => void;
 }
@@ -144,7 +146,7 @@ export class Flow {
   /** Messages published but not yet resolved. */
   get pubOutstanding() { return this.sent - this.ackedCount - this.pubErrors; }
   /** Messages (per subscription, averaged) published but not yet received. */
-  get e2eOutstanding() { return this.o.subs ? this.sent - this.uniqueTotal / this.o.subs : 0; }
+  get e2eOutstanding() { return this.o.subs && !this.o.publishOnly ? this.sent - this.uniqueTotal / this.o.subs : 0; }
 
   /** Ends warm-up: latencies from here on only. */
   startMeasuring() {
@@ -159,7 +161,7 @@ export class Flow {
   /** Closed loop: keep at most `window` messages outstanding (publish-side, or e2e when there are subscribers). */
   async closedLoop(o: { ms: number; window: number; windowBytes?: number; payload: (seq: number) => Buffer; key?: (seq: number) => string }) {
     const end = performance.now() + o.ms;
-    const e2e = this.o.subs > 0;
+    const e2e = this.o.subs > 0 && !this.o.publishOnly;
     const maxBytes = o.windowBytes ?? Infinity;
     const room = () => (e2e ? this.e2eOutstanding : this.pubOutstanding) < o.window && this.pendingBytes < maxBytes;
     let n = 0;
@@ -192,7 +194,7 @@ export class Flow {
   /** Waits until every acknowledged message reached every subscription, or no progress for idleMs. */
   async drain(idleMs = 5000, maxMs = 60000): Promise<boolean> {
     const end = performance.now() + maxMs;
-    const done = () => this.pubOutstanding === 0 && (this.o.subs === 0 || this.uniqueTotal >= this.ackedCount * this.o.subs);
+    const done = () => this.pubOutstanding === 0 && (this.o.subs === 0 || this.o.publishOnly || this.uniqueTotal >= this.ackedCount * this.o.subs);
     let last = -1, lastT = performance.now();
     while (!done() && performance.now() < end) {
       const progress = this.uniqueTotal + this.ackedCount + this.pubErrors;

@@ -6,6 +6,7 @@ import type { DeliveryBatch } from "../../src/core/delivery-batch.ts";
 import type { Delivery, MessageInput } from "../../src/core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../../src/core/resources.ts";
 import { StreamSession, type StreamRequest, type StreamSink } from "../../src/core/stream-session.ts";
+import { storeKind } from "./stores.ts";
 
 export const SEC = 1000;
 export const PROJECT = "core-test";
@@ -21,10 +22,10 @@ export interface CoreFixture {
   broker: Broker;
 }
 
-/** A fresh broker on a manual clock; Pull waits 1 s unless told otherwise. */
+/** A fresh broker on a manual clock and the current store kind; Pull waits 1 s unless told otherwise. */
 export function setup(o: Partial<BrokerOptions> = {}): CoreFixture {
   const clock = new ManualClock();
-  const broker = new Broker({ pullWaitMs: 1000, ...o, clock });
+  const broker = new Broker({ pullWaitMs: 1000, ...o, store: o.store ?? storeKind().forBroker(), clock });
   return { clock, broker };
 }
 

@@ -17,7 +17,7 @@ export interface RawClients {
 }
 
 /** A v1 PublisherClient and SubscriberClient on an insecure channel to `emu`. */
-export function rawClients(emu: TestEmulator): RawClients {
+export function rawClients(emu: Pick<TestEmulator, "port">): RawClients {
   const opts = {
     apiEndpoint: "127.0.0.1",
     servicePath: "127.0.0.1",

@@ -35,8 +35,9 @@ export class MemoryStore implements Store {
   heldMessages = 0;
   heldBytes = 0;
   private ackSeq = 0;
-  private logs = new Map<string, Deque<HeldMessage>>();
-  private snapshots = new Map<string, SnapshotRecord>();
+  // Protected for a durable store built on this one (src/persistence), which refills them on restore.
+  protected logs = new Map<string, Deque<HeldMessage>>();
+  protected snapshots = new Map<string, SnapshotRecord>();
 
   nextAckId(): string {
     return (++this.ackSeq).toString(36);
@@ -121,7 +122,7 @@ export class MemoryStore implements Store {
   }
 
   /** The one place a message's bytes become held. */
-  private hold(m: HeldMessage): void {
+  protected hold(m: HeldMessage): void {
     if (m.refs++ === 0) {
       this.heldMessages++;
       this.heldBytes += m.size;

@@ -1,0 +1,105 @@
+/**
+ * Reads what an earlier run left in the data dir into the objects the core restores from: the
+ * resource records, every kept message (once, shared by its holders), each subscription's
+ * entries in publish order, the snapshots and each topic's log.
+ */
+import type { Database } from "bun:sqlite";
+import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
+import { HeldMessage } from "../core/store/memory-store.ts";
+import type { EntryState, SnapshotRecord, StoreContents } from "../core/store/store.ts";
+
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
+export interface Loaded {
+  contents: StoreContents;
+  /** Internal row ids of the live records, by name. */
+  topicIds: Map<string, number>;
+  subIds: Map<string, number>;
+  /** Each topic's log, oldest first. */
+  logs: Map<string, HeldMessage[]>;
+  /** Every stored message by seq (the store counts its holders after loading). */
+  messages: Map<number, HeldMessage>;
+  /** Rows left out because what they point at is gone (0 unless the file was edited). */
+  dangling: number;
+  nextSeq: number;
+  epoch: number;
+}
+
+type Row = unknown[];
+
+export function load(db: Database): Loaded {
+  const topicIds = new Map<string, number>();
+  const topicById = new Map<number, string>();
+  const topics: TopicResource[] = [];
+  for (const [id, name, config] of db.query("SELECT id, name, config FROM topics ORDER BY id").values() as Row[]) {
+    topicIds.set(name as string, id as number);
+    topicById.set(id as number, name as string);
+    topics.push(JSON.parse(config as string));
+  }
+
+  const messages = new Map<number, HeldMessage>();
+  const logs = new Map<string, HeldMessage[]>();
+  let dangling = 0;
+  let lastSeq = 0;
+  const rows = db.query("SELECT seq, data, attributes, ordering_key, publish_time, size, log_topic FROM messages ORDER BY seq");
+  for (const [seq, data, attrs, key, time, size, logTopic] of rows.values() as Row[]) {
+    const attributes = attrs === null ? NO_ATTRIBUTES : JSON.parse(attrs as string);
+    const m = new HeldMessage(seq as number, data as Uint8Array, attributes, key as string, time as number, size as number);
+    messages.set(m.seq, m);
+    lastSeq = m.seq;
+    if (logTopic === null) continue;
+    const topic = topicById.get(logTopic as number);
+    if (topic === undefined) continue;
+    let log = logs.get(topic);
+    if (!log) logs.set(topic, (log = []));
+    log.push(m);
+  }
+
+  const subIds = new Map<string, number>();
+  const subscriptions: StoreContents["subscriptions"] = [];
+  const byId = new Map<number, EntryState[]>();
+  for (const [id, name, config, createdSeq] of db.query("SELECT id, name, config, created_seq FROM subscriptions ORDER BY id").values() as Row[]) {
+    subIds.set(name as string, id as number);
+    const entries: EntryState[] = [];
+    byId.set(id as number, entries);
+    subscriptions.push({ config: JSON.parse(config as string) as SubscriptionResource, entries, createdSeq: createdSeq as number });
+  }
+  // The primary key's order: by subscription, then publish order.
+  for (const [sub, seq, attempts, acked] of db.query("SELECT sub, seq, attempts, acked FROM entries").values() as Row[]) {
+    const msg = messages.get(seq as number);
+    const entries = byId.get(sub as number);
+    if (!msg || !entries) dangling++;
+    else entries.push({ msg, attempts: attempts as number, acked: acked === 1 });
+  }
+
+  const snapshots: SnapshotRecord[] = [];
+  for (const [name, topic, expireTime, labels, fromSeq, backlog] of db.query("SELECT name, topic, expire_time, labels, from_seq, backlog FROM snapshots").values() as Row[]) {
+    const seqs = new Float64Array((backlog as Uint8Array).slice().buffer);
+    const msgs: HeldMessage[] = [];
+    for (const seq of seqs) {
+      const m = messages.get(seq);
+      if (m) msgs.push(m);
+      else dangling++;
+    }
+    snapshots.push({ name: name as string, topic: topic as string, expireTime: expireTime as number, labels: JSON.parse(labels as string), fromSeq: fromSeq as number, backlog: msgs });
+  }
+
+  const meta = new Map(db.query("SELECT key, value FROM meta").values() as [string, number][]);
+  return {
+    contents: { topics, subscriptions, snapshots },
+    topicIds,
+    subIds,
+    logs,
+    messages,
+    dangling,
+    nextSeq: Math.max(meta.get("next_seq") ?? 1, lastSeq + 1),
+    epoch: meta.get("epoch") ?? 0,
+  };
+}
+
+/** A snapshot's backlog as stored: the seqs as float64s. */
+export function packSeqs(msgs: readonly { seq: number }[]): Uint8Array {
+  const out = new Float64Array(msgs.length);
+  for (let i = 0; i < msgs.length; i++) out[i] = msgs[i].seq;
+  return new Uint8Array(out.buffer);
+}

@@ -1,0 +1,305 @@
+/**
+ * The durable store (--data-dir): the in-memory store's objects and accounting, written through
+ * to SQLite. Every core call that changes state is one transaction, committed before the call
+ * returns, so an RPC never answers before its change is in the WAL: Publish's ids and a returned
+ * Acknowledge survive a kill of the process. A message row exists while something holds it.
+ */
+import type { Database } from "bun:sqlite";
+import type { Delivery, MessageInput, StoredMessage } from "../core/message.ts";
+import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
+import { HeldMessage, MemoryStore } from "../core/store/memory-store.ts";
+import type { EntryState, SnapshotRecord, StoreContents } from "../core/store/store.ts";
+import { Deque } from "../core/deque.ts";
+import { Checkpointer } from "./checkpointer.ts";
+import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
+import { load, packSeqs } from "./load.ts";
+import { noStatements, prepare, type Statements } from "./statements.ts";
+
+
+/**
+ * Seqs are reserved in blocks, so a publish does not rewrite the counter's page each time; after a
+ * restart ids go on from the end of the block (ids only ever grow; gaps are fine).
+ */
+const SEQ_BLOCK = 100_000;
+
+const isEmpty = (o: Readonly<Record<string, string>>) => {
+  for (const _ in o) return false;
+  return true;
+};
+
+export class SqliteStore extends MemoryStore {
+  /** The data dir, and the database file in it. */
+  readonly dir: string;
+  readonly file: string;
+  private db: Database;
+  private lock: Database;
+  private checkpointer: Checkpointer | null = null;
+  private q: Statements;
+  private inTransaction = false;
+  /** The stored next_seq: no id at or above it was handed out, so a restart starts there. */
+  private reservedSeq = 1;
+  private closed = false;
+  private topicIds: Map<string, number>;
+  private subIds: Map<string, number>;
+  private restored: StoreContents | null;
+  /** Ack ids carry the start count, so no restart hands out an id an earlier run did. */
+  private ackPrefix: string;
+  /** What the last open found. */
+  readonly opened: { topics: number; subscriptions: number; snapshots: number; messages: number; dangling: number };
+
+  /**
+   * Opens (or creates) the data dir and reads everything it keeps; throws DataDirError when it
+   * cannot. Checkpoints run in a worker thread (the server), or inline in SQLite's own way every
+   * 1,000 pages (`checkpointWorker: false`: tests that open hundreds of stores).
+   */
+  static open(dir: string, { checkpointWorker = true } = {}): SqliteStore {
+    const opened = openDataDir(dir);
+    try {
+      return new SqliteStore(opened, dir, checkpointWorker);
+    } catch (e) {
+      opened.db.close();
+      opened.lock.close();
+      throw explain(opened.file, e);
+    }
+  }
+
+  private constructor(opened: OpenedDataDir, dir: string, checkpointWorker: boolean) {
+    super();
+    const db = (this.db = opened.db);
+    this.lock = opened.lock;
+    this.dir = dir;
+    this.file = opened.file;
+    const l = load(db);
+    this.q = prepare(db);
+    this.topicIds = l.topicIds;
+    this.subIds = l.subIds;
+    this.nextSeq = this.reservedSeq = l.nextSeq;
+    this.restored = l.contents;
+    for (const [topic, msgs] of l.logs) {
+      const q = new Deque<HeldMessage>();
+      for (const m of msgs) {
+        this.hold(m);
+        q.push(m);
+      }
+      this.logs.set(topic, q);
+    }
+    for (const s of l.contents.subscriptions) for (const e of s.entries) this.hold(e.msg as HeldMessage);
+    for (const s of l.contents.snapshots) {
+      for (const m of s.backlog) this.hold(m as HeldMessage);
+      this.snapshots.set(s.name, s);
+    }
+    const epoch = l.epoch + 1;
+    this.ackPrefix = `${epoch.toString(36)}-`;
+    this.transaction(() => {
+      this.q.setMeta.run(epoch, "epoch");
+      // Rows nothing holds (an entry pointing nowhere was dropped): no longer needed.
+      for (const m of l.messages.values()) if (m.refs === 0) this.q.delMsg.run(m.seq);
+    });
+    if (checkpointWorker) {
+      db.run("PRAGMA wal_autocheckpoint = 0");
+      this.checkpointer = new Checkpointer(this.file, db);
+    }
+    const c = l.contents;
+    this.opened = { topics: c.topics.length, subscriptions: c.subscriptions.length, snapshots: c.snapshots.length, messages: this.heldMessages, dangling: l.dangling };
+  }
+
+  /**
+   * Checkpoints the WAL into the database and closes it (a clean stop). The stopped broker's
+   * timers may still fire; what they change is no longer written.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.checkpointer?.close();
+    // A statement left unfinalized would keep the connection, and so its lock, alive.
+    for (const st of Object.values(this.q)) st.finalize();
+    this.q = noStatements();
+    this.db.close(true);
+    this.lock.close();
+  }
+
+  /** What the database keeps for a subscription, in publish order (inspection and tests). */
+  storedEntries(sub: string): { seq: number; attempts: number; acked: boolean }[] {
+    const id = this.subIds.get(sub);
+    if (id === undefined || this.closed) return [];
+    const rows = this.db.query("SELECT seq, attempts, acked FROM entries WHERE sub = ? ORDER BY seq").all(id) as { seq: number; attempts: number; acked: number }[];
+    return rows.map((r) => ({ seq: r.seq, attempts: r.attempts, acked: r.acked === 1 }));
+  }
+
+  override nextAckId(): string {
+    return this.ackPrefix + super.nextAckId();
+  }
+
+  override transaction<T>(fn: () => T): T {
+    if (this.inTransaction || this.closed) return fn();
+    this.q.begin.run();
+    this.inTransaction = true;
+    try {
+      const out = fn();
+      this.q.commit.run();
+      this.checkpointer?.dirty();
+      return out;
+    } catch (e) {
+      if (this.db.inTransaction) this.q.rollback.run();
+      throw e;
+    } finally {
+      this.inTransaction = false;
+    }
+  }
+
+  /** Hands over what the last run left, once (the broker rebuilds from it at construction). */
+  override contents(): StoreContents {
+    const c = this.restored ?? super.contents();
+    this.restored = null;
+    return c;
+  }
+
+  // ---- resource records ----
+
+  override putTopic(topic: TopicResource): void {
+    const id = this.topicIds.get(topic.name);
+    const config = JSON.stringify(topic);
+    this.transaction(() => {
+      if (id !== undefined) this.q.setTopic.run(config, id);
+      else this.topicIds.set(topic.name, Number(this.q.insTopic.run(topic.name, config).lastInsertRowid));
+    });
+  }
+
+  override deleteTopic(name: string): void {
+    const id = this.topicIds.get(name);
+    const logged = [...this.logged(name)];
+    this.transaction(() => {
+      if (id === undefined) return;
+      this.q.delTopic.run(id);
+      this.q.unlogTopic.run(id);
+      for (const m of logged) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
+    });
+    this.topicIds.delete(name);
+    super.deleteTopic(name);
+  }
+
+  override putSubscription(sub: SubscriptionResource, createdSeq: number): void {
+    const id = this.subIds.get(sub.name);
+    const config = JSON.stringify(sub);
+    this.transaction(() => {
+      if (id !== undefined) this.q.setSub.run(config, id);
+      else this.subIds.set(sub.name, Number(this.q.insSub.run(sub.name, config, createdSeq).lastInsertRowid));
+    });
+  }
+
+  override deleteSubscription(name: string): void {
+    const id = this.subIds.get(name);
+    if (id === undefined) return;
+    this.transaction(() => {
+      this.q.delSubEntries.run(id);
+      this.q.delSub.run(id);
+    });
+    this.subIds.delete(name);
+  }
+
+  override putSnapshot(s: SnapshotRecord): void {
+    const labels = JSON.stringify(s.labels);
+    const exists = this.snapshots.has(s.name);
+    this.transaction(() => {
+      if (exists) return void this.q.setSnapshot.run(s.topic, s.expireTime, labels, s.name);
+      for (const m of s.backlog) if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
+      this.q.insSnapshot.run(s.name, s.topic, s.expireTime, labels, s.fromSeq, packSeqs(s.backlog));
+    });
+    super.putSnapshot(s);
+  }
+
+  override deleteSnapshot(name: string): void {
+    const s = this.snapshots.get(name);
+    if (!s) return;
+    this.transaction(() => {
+      this.q.delSnapshot.run(name);
+      for (const m of s.backlog) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
+    });
+    super.deleteSnapshot(name);
+  }
+
+  // ---- the log ----
+
+  override append(topic: string, inputs: readonly MessageInput[], sizes: readonly number[], publishTime: number, log: boolean): StoredMessage[] {
+    const out = super.append(topic, inputs, sizes, publishTime, log);
+    this.transaction(() => {
+      if (this.nextSeq > this.reservedSeq) {
+        this.reservedSeq = this.nextSeq + SEQ_BLOCK;
+        this.q.setMeta.run(this.reservedSeq, "next_seq");
+      }
+      if (!log) return;
+      const topicId = this.topicIds.get(topic) ?? null;
+      for (const m of out) this.insertMessage(m, topicId);
+    });
+    return out;
+  }
+
+  override trimLog(topic: string, drop: (msg: StoredMessage) => boolean): StoredMessage | undefined {
+    const dropped: StoredMessage[] = [];
+    const oldest = super.trimLog(topic, (m) => drop(m) && dropped.push(m) > 0);
+    if (dropped.length) {
+      this.transaction(() => {
+        for (const m of dropped) {
+          if ((m as HeldMessage).refs === 0) this.q.delMsg.run(m.seq);
+          else this.q.unlogMsg.run(m.seq);
+        }
+      });
+    }
+    return oldest;
+  }
+
+  // ---- subscription state ----
+
+  override addEntries(sub: string, msgs: readonly StoredMessage[]): void {
+    const id = this.subId(sub);
+    this.transaction(() => {
+      const ins = this.q.insEntry;
+      for (let i = 0; i < msgs.length; i++) {
+        const m = msgs[i];
+        if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
+        ins.run(id, m.seq);
+      }
+    });
+    super.addEntries(sub, msgs);
+  }
+
+  override recordDeliveries(sub: string, deliveries: readonly Delivery[]): void {
+    const id = this.subId(sub);
+    this.transaction(() => {
+      const set = this.q.setAttempts;
+      for (let i = 0; i < deliveries.length; i++) set.run(deliveries[i].deliveryAttempt, id, deliveries[i].message.seq);
+    });
+  }
+
+  override updateEntries(sub: string, entries: readonly EntryState[]): void {
+    const id = this.subId(sub);
+    this.transaction(() => {
+      for (const e of entries) this.q.setAcked.run(e.acked ? 1 : 0, id, e.msg.seq);
+    });
+  }
+
+  override removeEntries(sub: string, entries: readonly EntryState[]): void {
+    const id = this.subId(sub);
+    this.transaction(() => {
+      const del = this.q.delEntry;
+      const delMsg = this.q.delMsg;
+      for (let i = 0; i < entries.length; i++) {
+        const m = entries[i].msg as HeldMessage;
+        del.run(id, m.seq);
+        if (m.refs === 1) delMsg.run(m.seq);
+      }
+    });
+    super.removeEntries(sub, entries);
+  }
+
+  private subId(name: string): number {
+    const id = this.subIds.get(name);
+    if (id === undefined) throw new Error(`no stored subscription ${name}`);
+    return id;
+  }
+
+  private insertMessage(m: StoredMessage, logTopic: number | null): void {
+    const attrs = isEmpty(m.attributes) ? null : JSON.stringify(m.attributes);
+    this.q.insMsg.run(m.seq, m.data, attrs, m.orderingKey, m.publishTime, m.size, logTopic);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The emulator as a child process (`bun src/main.ts`), for what an in-process server cannot show:
+ * a kill -9 and a restart. The port is read from the ready line the gcloud emulator prints.
+ */
+import { PubSub } from "@google-cloud/pubsub";
+import { join } from "node:path";
+import { PROJECT } from "./emulator.ts";
+
+const ROOT = join(import.meta.dir, "../..");
+const READY = /\[pubsub\] INFO: Server started, listening on (\d+)/;
+
+export interface ServerProcess {
+  readonly port: number;
+  readonly endpoint: string;
+  readonly pid: number;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGKILL: no handler runs, nothing is flushed. Resolves once it is gone. */
+  kill9(): Promise<void>;
+  /** SIGTERM (a clean stop); resolves with the exit code. */
+  stop(): Promise<number>;
+}
+
+/** Starts `bun src/main.ts --host-port 127.0.0.1:PORT …args`; rejects if no ready line within `ms`. */
+export async function spawnServer(args: string[], { port = 0, ms = 20_000 } = {}): Promise<ServerProcess> {
+  const child = Bun.spawn([process.execPath, "src/main.ts", "--host-port", `127.0.0.1:${port}`, ...args], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  let text = "";
+  let onText = () => {};
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    const dec = new TextDecoder();
+    for await (const chunk of s) {
+      text += dec.decode(chunk, { stream: true });
+      onText();
+    }
+  };
+  void pump(child.stdout);
+  void pump(child.stderr);
+  const listening = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no ready line within ${ms} ms; output:\n${text}`));
+    }, ms);
+    onText = () => {
+      const m = READY.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    child.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with code ${code} before its ready line; output:\n${text}`));
+    });
+  });
+  return {
+    port: listening,
+    endpoint: `127.0.0.1:${listening}`,
+    pid: child.pid,
+    output: () => text,
+    async kill9() {
+      child.kill("SIGKILL");
+      await child.exited;
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      const code = await child.exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** An official client for a server process (METADATA_SERVER_DETECTION=none is set by emulator.ts). */
+export const clientFor = (port: number) =>
+  new PubSub({ projectId: PROJECT, apiEndpoint: `127.0.0.1:${port}`, emulatorMode: true });
