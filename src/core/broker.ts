@@ -37,7 +37,7 @@ export type { PullHandle } from "./pull.ts";
 
 export interface BrokerOptions {
   clock: Clock;
-  /** Where topics, subscriptions, snapshots and messages are kept; in memory by default. */
+  /** Where topics, subscriptions, snapshots, schemas, IAM policies and messages are kept; in memory by default. */
   store?: Store;
   /** Most messages in one Pull or StreamingPull response. */
   maxMessagesPerResponse?: number;
