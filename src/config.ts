@@ -131,7 +131,7 @@ export const OPTIONS: Option[] = [
     flag: "--data-dir",
     env: "PUBSUB_DATA_DIR",
     default: "",
-    help: "keep topics, subscriptions, snapshots and messages in DIR across restarts (default: in memory)",
+    help: "keep topics, subscriptions, snapshots, schemas, IAM policies and messages in DIR across restarts (default: in memory)",
     apply: (c, v) => (c.dataDir = v),
   },
   {

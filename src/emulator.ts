@@ -40,7 +40,7 @@ async function openStore(dataDir: string): Promise<{ store?: Store; close(): voi
   const store = SqliteStore.open(dataDir);
   const o = store.opened;
   const ms = (performance.now() - t0).toFixed(0);
-  log.info(`data dir ${store.file}: ${o.topics} topics, ${o.subscriptions} subscriptions, ${o.snapshots} snapshots, ${o.messages} messages (read in ${ms} ms)`);
+  log.info(`data dir ${store.file}: ${o.topics} topics, ${o.subscriptions} subscriptions, ${o.snapshots} snapshots, ${o.schemas} schemas, ${o.policies} IAM policies, ${o.messages} messages (read in ${ms} ms)`);
   if (o.dangling) log.warn(`data dir ${store.file}: ${o.dangling} rows pointed at nothing and were left out`);
   return { store, close: () => store.close() };
 }

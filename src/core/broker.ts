@@ -37,7 +37,7 @@ export type { PullHandle } from "./pull.ts";
 
 export interface BrokerOptions {
   clock: Clock;
-  /** Where topics, subscriptions, snapshots and messages are kept; in memory by default. */
+  /** Where topics, subscriptions, snapshots, schemas, IAM policies and messages are kept; in memory by default. */
   store?: Store;
   /** Most messages in one Pull or StreamingPull response. */
   maxMessagesPerResponse?: number;
@@ -80,10 +80,10 @@ export class Broker {
     this.expirations = new Expirations(this.clock, (sub) => this.deleteSubscription(sub.name));
     this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
     this.memory.track(this.store);
-    this.schemas = new SchemaRegistry(o.clock);
+    this.schemas = new SchemaRegistry(o.clock, this.store);
     this.schemas.onDelete = (name) => this.schemaDeleted(name);
     this.topicSchemas = new TopicSchemas(this.schemas);
-    this.iam = new IamPolicies((resource) => this.requireResource(resource));
+    this.iam = new IamPolicies((resource) => this.requireResource(resource), this.store);
     this.push = new PushDeliveries(pushDeps(o.clock, o.push, this));
     this.restore();
   }
@@ -101,12 +101,22 @@ export class Broker {
     return this.observers.current;
   }
 
-  /** Rebuilds topics, subscriptions (with what they hold) and snapshots from what the store kept. */
+  /**
+   * Rebuilds schemas, topics (whose schema settings resolve against them), subscriptions (with
+   * what they hold), snapshots and then the resources' IAM policies from what the store kept.
+   */
   private restore(): void {
     const kept = this.store.contents();
-    for (const t of kept.topics) {
+    this.schemas.restore(kept.schemas);
+    for (let t of kept.topics) {
+      const schema = this.topicSchemas.restore(t);
+      // A schema the store no longer has (deleted, or from a data dir that kept no schemas).
+      if (schema?.schema === DELETED_SCHEMA && (t.schemaSettings as { schema?: string }).schema !== DELETED_SCHEMA) {
+        t = { ...t, schemaSettings: { ...(t.schemaSettings as object), schema: DELETED_SCHEMA } };
+        this.store.putTopic(t);
+      }
       this.topics.set(t.name, new Topic(t, this.store, this.clock));
-      this.topicSchemas.set(t.name, this.topicSchemas.resolve(t));
+      this.topicSchemas.set(t.name, schema);
     }
     for (const { config, createdSeq, entries } of kept.subscriptions) {
       const sub = this.newSubscription(config, createdSeq);
@@ -122,6 +132,7 @@ export class Broker {
     }
     for (const s of kept.snapshots) this.snapshots.restore(s, this.topics.get(s.topic) ?? null);
     for (const t of this.topics.values()) t.configure(t.config);
+    this.iam.restore(kept.policies);
   }
 
   private newSubscription(config: SubscriptionResource, createdSeq = this.store.nextSeq): Subscription {
@@ -302,6 +313,7 @@ export class Broker {
 
   deleteSnapshot(name: string): void {
     this.snapshots.delete(name);
+    this.iam.drop(name);
   }
 
   /** Seek to a time (ms since the epoch) or to a snapshot: exactly one of the two. */

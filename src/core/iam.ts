@@ -30,6 +30,19 @@ export interface Policy {
   etag: Uint8Array;
 }
 
+export interface PolicyRecord {
+  resource: string;
+  policy: Policy;
+}
+
+/** Where every change of a policy is written (the broker's store). */
+export interface PolicyWriter {
+  putPolicy(resource: string, policy: Policy): void;
+  deletePolicy(resource: string): void;
+}
+
+const NO_WRITER: PolicyWriter = { putPolicy() {}, deletePolicy() {} };
+
 export type PolicyInput = Partial<Omit<Policy, "etag">> & { etag?: Uint8Array };
 
 /** The etag of a resource that never had a policy set ("ACAB" in base64), as the real service sends. */
@@ -48,7 +61,23 @@ export class IamPolicies {
   private seq = 0;
 
   /** `exists` throws NOT_FOUND (or INVALID_ARGUMENT) unless the resource exists. */
-  constructor(private exists: (resource: string) => void) {}
+  constructor(
+    private exists: (resource: string) => void,
+    private writer: PolicyWriter = NO_WRITER,
+  ) {}
+
+  /** Takes back the policies a store kept; one whose resource is gone is forgotten there too. */
+  restore(records: readonly PolicyRecord[]): void {
+    for (const { resource, policy } of records) {
+      try {
+        this.exists(resource);
+      } catch {
+        this.writer.deletePolicy(resource);
+        continue;
+      }
+      this.policies.set(resource, policy);
+    }
+  }
 
   get(resource: string): Policy {
     this.exists(resource);
@@ -75,6 +104,7 @@ export class IamPolicies {
     const version = conditional ? 3 : Math.max(requested, 1);
     const policy: Policy = { version, bindings, auditConfigs, etag: this.nextEtag() };
     this.policies.set(resource, policy);
+    this.writer.putPolicy(resource, policy);
     return policy;
   }
 
@@ -89,12 +119,12 @@ export class IamPolicies {
 
   /** The resource was deleted: a resource created later under its name starts without a policy. */
   drop(resource: string): void {
-    this.policies.delete(resource);
+    if (this.policies.delete(resource)) this.writer.deletePolicy(resource);
   }
 
   /** Forgets the policies of every resource whose name starts with `prefix` ("" = all). */
   clear(prefix = ""): void {
-    for (const name of [...this.policies.keys()]) if (name.startsWith(prefix)) this.policies.delete(name);
+    for (const name of [...this.policies.keys()]) if (name.startsWith(prefix)) this.drop(name);
   }
 
   /** Eight bytes, the shape of the real service's etags ("BwX…" in base64). */

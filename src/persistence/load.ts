@@ -1,12 +1,12 @@
 /**
  * Reads what an earlier run left in the data dir into the objects the core restores from: the
  * resource records, every kept message (once, shared by its holders), each subscription's
- * entries in publish order, the snapshots and each topic's log.
+ * entries in publish order, the snapshots, each topic's log, the schemas and the IAM policies.
  */
 import type { Database } from "bun:sqlite";
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
 import { HeldMessage } from "../core/store/memory-store.ts";
-import type { EntryState, SnapshotRecord, StoreContents } from "../core/store/store.ts";
+import type { EntryState, PolicyRecord, SchemaRecord, SnapshotRecord, StoreContents } from "../core/store/store.ts";
 
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -84,9 +84,18 @@ export function load(db: Database): Loaded {
     snapshots.push({ name: name as string, topic: topic as string, expireTime: expireTime as number, labels: JSON.parse(labels as string), fromSeq: fromSeq as number, backlog: msgs });
   }
 
+  const schemas: SchemaRecord[] = [];
+  for (const [name, revisions] of db.query("SELECT name, revisions FROM schemas").values() as Row[]) {
+    schemas.push({ name: name as string, revisions: JSON.parse(revisions as string) });
+  }
+  const policies: PolicyRecord[] = [];
+  for (const [resource, policy, etag] of db.query("SELECT resource, policy, etag FROM policies").values() as Row[]) {
+    policies.push({ resource: resource as string, policy: { ...JSON.parse(policy as string), etag: etag as Uint8Array } });
+  }
+
   const meta = new Map(db.query("SELECT key, value FROM meta").values() as [string, number][]);
   return {
-    contents: { topics, subscriptions, snapshots },
+    contents: { topics, subscriptions, snapshots, schemas, policies },
     topicIds,
     subIds,
     logs,

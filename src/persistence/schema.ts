@@ -1,8 +1,7 @@
 /**
  * The data dir's SQLite schema, versioned with PRAGMA user_version: MIGRATIONS[i] takes a
  * database from version i to i + 1, so a data dir written by an older emulator is upgraded in one
- * transaction and one written by a newer emulator is refused. Schemas and IAM policies get their
- * tables as the next migration when the core stores them.
+ * transaction and one written by a newer emulator is refused.
  */
 
 /** "PSEM" in PRAGMA application_id: marks a database as this emulator's. */
@@ -33,6 +32,10 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE entries (
      sub INTEGER NOT NULL, seq INTEGER NOT NULL, attempts INTEGER NOT NULL, acked INTEGER NOT NULL,
      PRIMARY KEY (sub, seq)) WITHOUT ROWID;`,
+  // 2: schemas (each with its revision list as JSON, oldest first) and IAM policies.
+  `CREATE TABLE schemas (name TEXT PRIMARY KEY, revisions TEXT NOT NULL) WITHOUT ROWID;
+   -- policy: version, bindings and audit configs as JSON; the etag beside it as bytes.
+   CREATE TABLE policies (resource TEXT PRIMARY KEY, policy TEXT NOT NULL, etag BLOB NOT NULL) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

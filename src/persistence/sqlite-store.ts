@@ -8,7 +8,8 @@ import type { Database } from "bun:sqlite";
 import type { Delivery, MessageInput, StoredMessage } from "../core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
 import { HeldMessage, MemoryStore } from "../core/store/memory-store.ts";
-import type { EntryState, SnapshotRecord, StoreContents } from "../core/store/store.ts";
+import type { Policy } from "../core/iam.ts";
+import type { EntryState, SnapshotRecord, StoreContents, StoredRevision } from "../core/store/store.ts";
 import { Deque } from "../core/deque.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
@@ -45,7 +46,7 @@ export class SqliteStore extends MemoryStore {
   /** Ack ids carry the start count, so no restart hands out an id an earlier run did. */
   private ackPrefix: string;
   /** What the last open found. */
-  readonly opened: { topics: number; subscriptions: number; snapshots: number; messages: number; dangling: number };
+  readonly opened: { topics: number; subscriptions: number; snapshots: number; schemas: number; policies: number; messages: number; dangling: number };
 
   /**
    * Opens (or creates) the data dir and reads everything it keeps; throws DataDirError when it
@@ -100,7 +101,7 @@ export class SqliteStore extends MemoryStore {
       this.checkpointer = new Checkpointer(this.file, db);
     }
     const c = l.contents;
-    this.opened = { topics: c.topics.length, subscriptions: c.subscriptions.length, snapshots: c.snapshots.length, messages: this.heldMessages, dangling: l.dangling };
+    this.opened = { topics: c.topics.length, subscriptions: c.subscriptions.length, snapshots: c.snapshots.length, schemas: c.schemas.length, policies: c.policies.length, messages: this.heldMessages, dangling: l.dangling };
   }
 
   /**
@@ -216,6 +217,22 @@ export class SqliteStore extends MemoryStore {
       for (const m of s.backlog) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
     });
     super.deleteSnapshot(name);
+  }
+
+  override putSchema(name: string, revisions: readonly StoredRevision[]): void {
+    this.transaction(() => void this.q.putSchema.run(name, JSON.stringify(revisions)));
+  }
+
+  override deleteSchema(name: string): void {
+    this.transaction(() => void this.q.delSchema.run(name));
+  }
+
+  override putPolicy(resource: string, { version, bindings, auditConfigs, etag }: Policy): void {
+    this.transaction(() => void this.q.putPolicy.run(resource, JSON.stringify({ version, bindings, auditConfigs }), etag));
+  }
+
+  override deletePolicy(resource: string): void {
+    this.transaction(() => void this.q.delPolicy.run(resource));
   }
 
   // ---- the log ----

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import type { Store } from "../../src/core/store/store.ts";
-import { PROJECT, SEC, ack, makeSub, makeTopic, msg, nack, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
+import { PROJECT, SEC, ack, caught, makeSub, makeTopic, msg, nack, publishTexts, pullNow, setup, texts, topicAndSub, uid } from "../helpers/core.ts";
 import { RowStore } from "../helpers/row-store.ts";
 import { storeKind, type RowTuple } from "../helpers/stores.ts";
 
@@ -129,5 +129,29 @@ describe("every change reaches the store", () => {
     ]);
     again.seek(sub, { time: t0 });
     expect(texts(await again.pull(sub, 10, true).result)).toEqual(["acked", "nacked", "leased", "waiting"]);
+  });
+
+  test("schemas and IAM policies reach the store: a rebuilt broker has them, deletions included", () => {
+    const store = kind.create();
+    const { broker, clock } = setup({ store });
+    const definition = JSON.stringify({ type: "record", name: "R", fields: [{ name: "a", type: "string" }] });
+    const [kept, gone] = ["kept", "gone"].map((id) => broker.schemas.create(`projects/${PROJECT}`, uid(id), { type: "AVRO", definition }).name);
+    const v2 = broker.schemas.commit(kept, { definition });
+    const topic = makeTopic(broker, { schemaSettings: { schema: kept, lastRevisionId: v2.revisionId } });
+    const sub = makeSub(broker, topic);
+    const bindings = [{ role: "roles/pubsub.editor", members: ["group:g@example.com"] }];
+    const policy = broker.iam.set(topic, { bindings });
+    broker.iam.set(sub, { bindings });
+    broker.iam.set(gone, { bindings });
+    broker.schemas.delete(gone);
+    broker.deleteSubscription(sub);
+
+    const again = new Broker({ clock: new ManualClock(clock.now()), store: kind.reopen(store) });
+    expect(again.schemas.listRevisions(kept).items.map((r) => r.revisionId)).toEqual(broker.schemas.listRevisions(kept).items.map((r) => r.revisionId));
+    expect(again.schemas.has(gone)).toBe(false);
+    expect(again.iam.get(topic)).toEqual(policy);
+    expect(again.publish(topic, [msg('{"a":"x"}')])).toHaveLength(1);
+    expect(caught(() => again.publish(topic, [msg("{}")])).code).toBe("INVALID_ARGUMENT");
+    expect(again.stats().subscriptions).toBe(0);
   });
 });

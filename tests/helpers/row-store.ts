@@ -6,7 +6,8 @@
 import type { Delivery, MessageInput, StoredMessage } from "../../src/core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../../src/core/resources.ts";
 import { MemoryStore } from "../../src/core/store/memory-store.ts";
-import type { EntryState, SnapshotRecord, Store, StoreContents } from "../../src/core/store/store.ts";
+import type { Policy } from "../../src/core/iam.ts";
+import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "../../src/core/store/store.ts";
 
 export interface Row {
   msg: StoredMessage;
@@ -19,6 +20,8 @@ export class RowStore implements Store {
   topics = new Map<string, TopicResource>();
   subs = new Map<string, { config: SubscriptionResource; createdSeq: number }>();
   snapshots = new Map<string, SnapshotRecord>();
+  schemas = new Map<string, StoredRevision[]>();
+  policies = new Map<string, Policy>();
   /** subscription → seq → row */
   rows = new Map<string, Map<number, Row>>();
   transactions = 0;
@@ -49,6 +52,8 @@ export class RowStore implements Store {
         entries: [...(this.rows.get(config.name)?.values() ?? [])].sort((a, b) => a.msg.seq - b.msg.seq),
       })),
       snapshots: [...this.snapshots.values()],
+      schemas: [...this.schemas].map(([name, revisions]) => ({ name, revisions })),
+      policies: [...this.policies].map(([resource, policy]) => ({ resource, policy })),
     };
   }
 
@@ -74,6 +79,18 @@ export class RowStore implements Store {
   deleteSnapshot(name: string) {
     this.snapshots.delete(name);
     this.mem.deleteSnapshot(name);
+  }
+  putSchema(name: string, revisions: readonly StoredRevision[]) {
+    this.schemas.set(name, [...revisions]);
+  }
+  deleteSchema(name: string) {
+    this.schemas.delete(name);
+  }
+  putPolicy(resource: string, policy: Policy) {
+    this.policies.set(resource, policy);
+  }
+  deletePolicy(resource: string) {
+    this.policies.delete(resource);
   }
 
   append(topic: string, inputs: readonly MessageInput[], sizes: readonly number[], publishTime: number, log: boolean) {

@@ -23,6 +23,28 @@ export interface SchemaRevision {
   readonly compiled: CompiledSchema;
 }
 
+/** What a store keeps of a revision: enough to compile it again. */
+export interface StoredRevision {
+  readonly revisionId: string;
+  readonly type: SchemaType;
+  readonly definition: string;
+  readonly revisionCreateTime: number;
+}
+
+export interface SchemaRecord {
+  name: string;
+  /** Oldest first. */
+  revisions: StoredRevision[];
+}
+
+/** Where every change of a schema is written (the broker's store). */
+export interface SchemaWriter {
+  putSchema(name: string, revisions: readonly StoredRevision[]): void;
+  deleteSchema(name: string): void;
+}
+
+const NO_WRITER: SchemaWriter = { putSchema() {}, deleteSchema() {} };
+
 export interface SchemaInput {
   type?: string;
   definition?: string;
@@ -37,7 +59,24 @@ export class SchemaRegistry {
   /** Called after a schema is deleted (topics then report `_deleted-schema_`). */
   onDelete: (name: string) => void = () => {};
 
-  constructor(private clock: Clock) {}
+  constructor(
+    private clock: Clock,
+    private writer: SchemaWriter = NO_WRITER,
+  ) {}
+
+  /**
+   * Rebuilds the schemas a store kept, compiling each revision again; creation order (which
+   * revision ranges compare) follows the stored order.
+   */
+  restore(records: readonly SchemaRecord[]): void {
+    for (const { name, revisions } of records) {
+      if (!revisions.length) continue;
+      this.schemas.set(
+        name,
+        revisions.map((r) => ({ name, type: r.type, definition: r.definition, revisionId: r.revisionId, revisionCreateTime: r.revisionCreateTime, seq: ++this.seq, compiled: compileSchema(r.type, r.definition) })),
+      );
+    }
+  }
 
   create(parent: string, schemaId: string | undefined, input: SchemaInput): SchemaRevision {
     const project = parseProject(parent, "parent");
@@ -53,6 +92,7 @@ export class SchemaRegistry {
     }
     const revision = this.revision(name, input);
     this.schemas.set(name, [revision]);
+    this.write(name);
     return revision;
   }
 
@@ -122,13 +162,16 @@ export class SchemaRegistry {
     const i = revisions.findIndex((r) => r.revisionId === id);
     if (i < 0) throw notFound(`${ref.base}@${id}`);
     if (revisions.length === 1) throw failedPrecondition(`Revision ${id} is the only revision of ${ref.base} and cannot be deleted; delete the schema instead.`);
-    return revisions.splice(i, 1)[0];
+    const [deleted] = revisions.splice(i, 1);
+    this.write(ref.base);
+    return deleted;
   }
 
   delete(name: string): void {
     const base = splitRevision(name, "name").base;
     this.revisions(base);
     this.schemas.delete(base);
+    this.writer.deleteSchema(base);
     this.onDelete(base);
   }
 
@@ -155,7 +198,16 @@ export class SchemaRegistry {
 
   /** Forgets every schema whose name starts with `prefix` ("" = all). */
   clear(prefix = ""): void {
-    for (const name of [...this.schemas.keys()]) if (name.startsWith(prefix)) this.schemas.delete(name);
+    for (const name of [...this.schemas.keys()]) {
+      if (!name.startsWith(prefix)) continue;
+      this.schemas.delete(name);
+      this.writer.deleteSchema(name);
+    }
+  }
+
+  private write(name: string): void {
+    const revisions = this.schemas.get(name)!;
+    this.writer.putSchema(name, revisions.map(({ revisionId, type, definition, revisionCreateTime }) => ({ revisionId, type, definition, revisionCreateTime })));
   }
 
   private revisions(name: string): SchemaRevision[] {
@@ -187,6 +239,7 @@ export class SchemaRegistry {
       );
     }
     revisions.push(revision);
+    this.write(revision.name);
     return revision;
   }
 

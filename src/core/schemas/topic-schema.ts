@@ -108,6 +108,25 @@ export class TopicSchemas {
     return config.schemaSettings ? bindTopicSchema(this.registry, config.schemaSettings as SchemaSettings) : undefined;
   }
 
+  /**
+   * A stored topic's binding after a restart. Its schema may be `_deleted-schema_` (publishing
+   * fails, as before), or a bounding revision may have been deleted since: the range is then
+   * open on that side rather than the start refused.
+   */
+  restore(config: TopicResource): TopicSchema | undefined {
+    const settings = config.schemaSettings as SchemaSettings | undefined;
+    if (!settings) return undefined;
+    const encoding = settings.encoding === "BINARY" ? "BINARY" : "JSON";
+    if (settings.schema === DELETED_SCHEMA || !this.registry.has(settings.schema ?? "")) {
+      return { schema: DELETED_SCHEMA, encoding, from: 0, to: Number.MAX_SAFE_INTEGER };
+    }
+    const seqOf = (id: string | undefined, fallback: number) => {
+      if (!id) return fallback;
+      return this.registry.range(settings.schema!, 0, Number.MAX_SAFE_INTEGER)!.find((r) => r.revisionId === id)?.seq ?? fallback;
+    };
+    return { schema: settings.schema!, encoding, from: seqOf(settings.firstRevisionId, 0), to: seqOf(settings.lastRevisionId, Number.MAX_SAFE_INTEGER) };
+  }
+
   set(topic: string, schema: TopicSchema | undefined): void {
     if (schema) this.bound.set(topic, schema);
     else this.bound.delete(topic);

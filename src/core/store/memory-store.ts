@@ -6,7 +6,8 @@
 import { Deque } from "../deque.ts";
 import type { Delivery, MessageInput, StoredMessage } from "../message.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
-import type { EntryState, SnapshotRecord, Store, StoreContents } from "./store.ts";
+import type { Policy } from "../iam.ts";
+import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "./store.ts";
 
 const EMPTY = new Uint8Array(0);
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
@@ -48,7 +49,7 @@ export class MemoryStore implements Store {
   }
 
   contents(): StoreContents {
-    return { topics: [], subscriptions: [], snapshots: [] };
+    return { topics: [], subscriptions: [], snapshots: [], schemas: [], policies: [] };
   }
 
   // Topic and subscription records live in the broker's own maps.
@@ -63,6 +64,11 @@ export class MemoryStore implements Store {
 
   putSubscription(_sub: SubscriptionResource, _createdSeq: number): void {}
   deleteSubscription(_name: string): void {}
+  // Schemas and policies live in the registry's and IamPolicies' own maps.
+  putSchema(_name: string, _revisions: readonly StoredRevision[]): void {}
+  deleteSchema(_name: string): void {}
+  putPolicy(_resource: string, _policy: Policy): void {}
+  deletePolicy(_resource: string): void {}
 
   putSnapshot(snapshot: SnapshotRecord): void {
     const had = this.snapshots.has(snapshot.name);

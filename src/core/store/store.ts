@@ -1,6 +1,6 @@
 /**
  * The storage contract the core owns. Everything that outlives a request lives behind it: the
- * topic, subscription and snapshot records, each topic's message log (every message stored once),
+ * topic, subscription, snapshot and schema records, IAM policies, each topic's message log (every message stored once),
  * each subscription's state over that log, and the id counters. The core keeps its delivery
  * indexes (backlog queues, key queues, leases) in memory and tells the store every state change,
  * so the in-memory store and a durable one (bun:sqlite) serve the same delivery code.
@@ -16,8 +16,12 @@
  * makes a message's bytes held and the last release frees them, each in exactly one place of a
  * store, which keeps `heldMessages` and `heldBytes`.
  */
+import type { Policy, PolicyRecord } from "../iam.ts";
 import type { Delivery, MessageInput, StoredMessage } from "../message.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
+import type { SchemaRecord, StoredRevision } from "../schemas/registry.ts";
+
+export type { PolicyRecord, SchemaRecord, StoredRevision };
 
 /** One subscription's state for one message: what a durable store keeps per (subscription, seq). */
 export interface EntryState {
@@ -48,6 +52,9 @@ export interface StoreContents {
   /** Each with its entries in publish order. */
   subscriptions: { config: SubscriptionResource; createdSeq: number; entries: EntryState[] }[];
   snapshots: SnapshotRecord[];
+  /** Each schema with its revisions, oldest first (the registry compiles them again). */
+  schemas: SchemaRecord[];
+  policies: PolicyRecord[];
 }
 
 export interface Store {
@@ -80,6 +87,12 @@ export interface Store {
   putSnapshot(snapshot: SnapshotRecord): void;
   /** Forgets the snapshot and releases its backlog. */
   deleteSnapshot(name: string): void;
+  /** Creates or replaces a schema with its whole revision list, oldest first (at most 20). */
+  putSchema(name: string, revisions: readonly StoredRevision[]): void;
+  deleteSchema(name: string): void;
+  /** Sets or replaces the IAM policy of a resource. */
+  putPolicy(resource: string, policy: Policy): void;
+  deletePolicy(resource: string): void;
 
   // ---- the log ----
 
