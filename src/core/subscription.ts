@@ -261,16 +261,26 @@ export class Subscription extends SubscriptionState {
     if (lease.entry.lease === lease) this.endLease(lease);
     const entry = lease.entry;
     const dl = this.config.deadLetterPolicy;
-    if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.hooks.deadLetter(this, entry)) {
-      this.backlog.drop(entry);
-      this.unhold(entry);
-      this.store.removeEntries(this.name, [entry]);
-      return;
-    }
+    if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.deadLetter(entry)) return;
     const notBefore = now + this.backoff(entry.attempts);
     const later = this.backlog.returnEntry(entry, notBefore, now);
     for (const e of later) if (e.lease) this.endLease(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
+  }
+
+  /**
+   * Forwards the entry to the dead-letter topic and lets go of it, in one store transaction: a
+   * crash between the copy and the removal can neither lose the message nor duplicate it.
+   * False (keep redelivering) when the dead-letter topic is gone.
+   */
+  private deadLetter(entry: Entry): boolean {
+    return this.store.transaction(() => {
+      if (!this.hooks.deadLetter(this, entry)) return false;
+      this.backlog.drop(entry);
+      this.unhold(entry);
+      this.store.removeEntries(this.name, [entry]);
+      return true;
+    });
   }
 
   private backoff(attempts: number): number {
