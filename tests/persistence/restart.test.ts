@@ -155,6 +155,26 @@ describe("behaviour after a restart", () => {
     expect(dead[0].message.attributes.CloudPubSubDeadLetterSourceDeliveryCount).toBe("5");
   });
 
+  test("dead-lettering is one transaction: a crash between the copy and the removal keeps neither half", async () => {
+    const d = durable();
+    const dlq = makeTopic(d.broker);
+    const dlqSub = makeSub(d.broker, dlq);
+    const { topic, sub } = topicAndSub(d.broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    publishTexts(d.broker, topic, ["poison"]);
+    for (let i = 1; i <= 4; i++) nack(d.broker, sub, await pullNow(d.broker, sub));
+    const last = await pullNow(d.broker, sub);
+    // The process "dies" after the copy reached the dead-letter topic, before the source let go.
+    d.store.removeEntries = () => {
+      throw new Error("crash");
+    };
+    expect(() => nack(d.broker, sub, last)).toThrow("crash");
+    d.restart();
+    expect(await pullNow(d.broker, dlqSub)).toEqual([]);
+    const again = await pullNow(d.broker, sub);
+    expect(texts(again)).toEqual(["poison"]);
+    expect(again[0].deliveryAttempt).toBe(6);
+  });
+
   test("retention: what ran out while the emulator was down is gone at start, the rest on time", async () => {
     const d = durable();
     const { topic, sub } = topicAndSub(d.broker, { messageRetentionDuration: 10 * MIN });
