@@ -6,6 +6,7 @@
  */
 import { Backlog, newEntry, type Entry, type Lease } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
+import { DeadlineTimer } from "./deadline-timer.ts";
 import { HeldList } from "./held-list.ts";
 import type { HeapEntry } from "./heap.ts";
 import type { StoredMessage } from "./message.ts";
@@ -25,8 +26,8 @@ export abstract class SubscriptionState {
   protected leaseHeap: TimedHeap<Lease>;
   /** Returned entries held back by retry backoff. */
   protected delayed: TimedHeap<Delayed>;
-  private retentionTimer: unknown = null;
-  private retentionAt = Infinity;
+  /** One timer, for the oldest entry; it is not cancelled when that entry goes, only re-armed. */
+  private retentionTimer: DeadlineTimer;
   /** Set by the broker: false when a filter rejects the message. */
   matches: (msg: StoredMessage) => boolean = () => true;
   /** Whether it has a filter at all (without one, a publish is taken whole). */
@@ -47,6 +48,7 @@ export abstract class SubscriptionState {
     this.backlog = new Backlog(config.enableMessageOrdering);
     this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.leaseDue(lease, now));
     this.delayed = new TimedHeap<Delayed>(clock, (d) => d.release());
+    this.retentionTimer = new DeadlineTimer(clock, () => this.expireOld());
     this.lastActive = clock.now();
     this.createdSeq = createdSeq;
   }
@@ -85,7 +87,7 @@ export abstract class SubscriptionState {
     }
     if (taken.length === 0) return;
     this.store.addEntries(this.name, taken);
-    if (this.retentionTimer === null) this.armRetention();
+    if (!this.retentionTimer.armed) this.armRetention();
   }
 
   /** Rebuilds what a store kept from an earlier run (every unacked message waits again: leases are not kept). */
@@ -172,9 +174,7 @@ export abstract class SubscriptionState {
       for (const e of acked) this.unhold(e);
       if (acked.length) this.store.removeEntries(this.name, acked);
     }
-    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
-    this.retentionTimer = null;
-    this.retentionAt = Infinity;
+    this.retentionTimer.cancel();
     this.expireOld();
   }
 
@@ -192,8 +192,7 @@ export abstract class SubscriptionState {
     const all = this.held.clear();
     for (const e of all) e.gone = true;
     if (all.length) this.store.removeEntries(this.name, all);
-    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
-    this.retentionTimer = null;
+    this.retentionTimer.cancel();
   }
 
   protected endLease(lease: Lease): void {
@@ -227,18 +226,8 @@ export abstract class SubscriptionState {
     this.armRetention();
   }
 
-  /** One timer, for the oldest entry; it is not cancelled when that entry goes, only re-armed. */
   private armRetention(): void {
     const head = this.held.head;
-    if (!head) return;
-    const at = head.msg.publishTime + this.retentionMs;
-    if (at >= this.retentionAt) return;
-    if (this.retentionTimer !== null) this.clock.cancel(this.retentionTimer);
-    this.retentionAt = at;
-    this.retentionTimer = this.clock.schedule(at, () => {
-      this.retentionTimer = null;
-      this.retentionAt = Infinity;
-      this.expireOld();
-    });
+    if (head) this.retentionTimer.armAt(head.msg.publishTime + this.retentionMs);
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from "./clock.ts";
+import { DeadlineTimer } from "./deadline-timer.ts";
 import { MinHeap, type HeapEntry } from "./heap.ts";
 
 /**
@@ -7,13 +8,18 @@ import { MinHeap, type HeapEntry } from "./heap.ts";
  */
 export class TimedHeap<T extends HeapEntry> {
   private heap = new MinHeap<T>();
-  private timer: unknown = null;
-  private armedAt = Infinity;
+  private timer: DeadlineTimer;
 
   constructor(
     private clock: Clock,
     private onDue: (entry: T, now: number) => void,
-  ) {}
+  ) {
+    this.timer = new DeadlineTimer(clock, () => {
+      this.runDue();
+      const next = this.heap.peek();
+      if (next) this.timer.armAt(next.key);
+    });
+  }
 
   get size(): number {
     return this.heap.size;
@@ -22,13 +28,13 @@ export class TimedHeap<T extends HeapEntry> {
   add(entry: T, at: number): void {
     entry.key = at;
     this.heap.push(entry);
-    if (at < this.armedAt) this.arm(at);
+    this.timer.armAt(at);
   }
 
   /** Moves an entry to a new due time (it is added if not present). */
   reschedule(entry: T, at: number): void {
     this.heap.update(entry, at);
-    if (at < this.armedAt) this.arm(at);
+    this.timer.armAt(at);
   }
 
   remove(entry: T): void {
@@ -46,25 +52,7 @@ export class TimedHeap<T extends HeapEntry> {
 
   /** Removes every entry without firing; returns them. */
   clear(): T[] {
-    this.disarm();
+    this.timer.cancel();
     return this.heap.clear();
-  }
-
-  private arm(at: number): void {
-    this.disarm();
-    this.armedAt = at;
-    this.timer = this.clock.schedule(at, () => {
-      this.timer = null;
-      this.armedAt = Infinity;
-      this.runDue();
-      const next = this.heap.peek();
-      if (next) this.arm(next.key);
-    });
-  }
-
-  private disarm(): void {
-    if (this.timer !== null) this.clock.cancel(this.timer);
-    this.timer = null;
-    this.armedAt = Infinity;
   }
 }

@@ -4,6 +4,7 @@
  * message, trimmed from the oldest end as retention runs out and snapshots go.
  */
 import type { Clock } from "./clock.ts";
+import { DeadlineTimer } from "./deadline-timer.ts";
 import type { BrokerObserver } from "./events.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 import type { TopicResource } from "./resources.ts";
@@ -14,8 +15,7 @@ export class Topic {
   readonly subscriptions = new Set<Subscription>();
   /** fromSeq of each live snapshot on the topic: the log keeps everything from the smallest. */
   private snapshotSeqs: number[] = [];
-  private logTimer: unknown = null;
-  private logTimerAt = Infinity;
+  private logTimer: DeadlineTimer;
   /** Broker events; null (one check on the hot path) when nothing listens. */
   observer: BrokerObserver | null = null;
 
@@ -23,7 +23,9 @@ export class Topic {
     public config: TopicResource,
     private store: Store,
     private clock: Clock,
-  ) {}
+  ) {
+    this.logTimer = new DeadlineTimer(clock, () => this.trimLog());
+  }
 
   get name(): string {
     return this.config.name;
@@ -46,7 +48,7 @@ export class Topic {
       for (const s of subs) s.enqueue(msgs);
       return msgs;
     });
-    if (this.logTimer === null && this.config.messageRetentionDuration !== undefined) this.trimLog();
+    if (!this.logTimer.armed && this.config.messageRetentionDuration !== undefined) this.trimLog();
     const observer = this.observer;
     if (observer) for (const m of msgs) observer.published(this.name, m);
     for (const s of subs) s.published();
@@ -79,8 +81,7 @@ export class Topic {
 
   /** The topic is deleted: its log goes. */
   close(): void {
-    if (this.logTimer !== null) this.clock.cancel(this.logTimer);
-    this.logTimer = null;
+    this.logTimer.cancel();
   }
 
   /**
@@ -96,14 +97,6 @@ export class Topic {
       (m) => m.seq < from && (retention === undefined || m.publishTime + retention <= now),
     );
     if (!oldest || retention === undefined || oldest.seq >= from) return;
-    const at = oldest.publishTime + retention;
-    if (at >= this.logTimerAt) return;
-    if (this.logTimer !== null) this.clock.cancel(this.logTimer);
-    this.logTimerAt = at;
-    this.logTimer = this.clock.schedule(at, () => {
-      this.logTimer = null;
-      this.logTimerAt = Infinity;
-      this.trimLog();
-    });
+    this.logTimer.armAt(oldest.publishTime + retention);
   }
 }
