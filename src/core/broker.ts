@@ -194,7 +194,7 @@ export class Broker {
   deleteTopic(name: string): void {
     const topic = this.topic(name);
     this.store.transaction(() => {
-      for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, null);
+      for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, true);
       this.snapshots.topicDeleted(topic);
       this.store.deleteTopic(name);
     });
@@ -288,7 +288,7 @@ export class Broker {
     sub.topic?.subscriptions.delete(sub);
     this.push.detach(sub);
     this.store.transaction(() => {
-      this.setConfig(sub, { ...sub.config, detached: true }, null);
+      this.setConfig(sub, { ...sub.config, detached: true }, true);
       sub.close(failedPrecondition(`Subscription ${name} is detached.`));
     });
   }
@@ -362,7 +362,7 @@ export class Broker {
       for (const [name, topic] of this.topics) {
         if (!name.startsWith(prefix)) continue;
         // A subscription of another project keeps working as if its topic were deleted.
-        for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, null);
+        for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, true);
         topic.subscriptions.clear();
         topic.close();
         this.topics.delete(name);
@@ -492,10 +492,10 @@ export class Broker {
 
   /**
    * The one place a subscription's config changes after creation: stored, and observers hear of
-   * it. `topic` null takes it off its topic (the topic was deleted, or it was detached).
+   * it. `offTopic` takes it off its topic (the topic was deleted, or it was detached).
    */
-  private setConfig(sub: Subscription, config: SubscriptionResource, topic?: null): void {
-    if (topic === null) sub.topic = null;
+  private setConfig(sub: Subscription, config: SubscriptionResource, offTopic = false): void {
+    if (offTopic) sub.topic = null;
     sub.config = config;
     this.store.putSubscription(config, sub.createdSeq);
     this.events?.resourceChanged("subscription", "updated", sub.name);
