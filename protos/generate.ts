@@ -9,17 +9,21 @@ import { fileURLToPath } from "node:url";
 const ENTRY_POINTS = ["google/pubsub/v1/pubsub.proto", "google/pubsub/v1/schema.proto", "google/iam/v1/iam_policy.proto"];
 const DIR = fileURLToPath(new URL(".", import.meta.url));
 
-export function descriptorJson(): string {
+export function descriptorJson(entryPoints: readonly string[] = ENTRY_POINTS): string {
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => DIR + target;
-  root.loadSync(ENTRY_POINTS, { keepCase: false });
+  root.loadSync([...entryPoints], { keepCase: false });
   return JSON.stringify(root.toJSON()) + "\n";
 }
+
+/** The Bigtable data API the Bigtable subscriptions write through (a client, never served). */
+export const BIGTABLE_ENTRY_POINTS = ["google/bigtable/v2/bigtable.proto"];
 
 if (import.meta.main) {
   if (process.argv.includes("--stdout")) process.stdout.write(descriptorJson());
   else {
     await Bun.write(DIR + "descriptor.json", descriptorJson());
-    console.log("wrote protos/descriptor.json");
+    await Bun.write(DIR + "bigtable-descriptor.json", descriptorJson(BIGTABLE_ENTRY_POINTS));
+    console.log("wrote protos/descriptor.json and protos/bigtable-descriptor.json");
   }
 }

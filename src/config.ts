@@ -26,6 +26,10 @@ export interface Config {
   maxMemory: number;
   /** Most time a connection may take to send its preface, or an HTTP request its headers. */
   handshakeTimeoutMs: number;
+  /** Where BigQuery subscriptions find their tables (schema files) and append their rows; "" = none. */
+  bigqueryDir: string;
+  /** host:port of a Cloud Bigtable emulator that Bigtable subscriptions write to; "" = none. */
+  bigtableEmulatorHost: string;
 }
 
 export interface Option {
@@ -179,6 +183,20 @@ export const OPTIONS: Option[] = [
     help: "a connection that has not sent its HTTP/2 preface, or an HTTP request its headers, by then is closed",
     apply: (c, v) => (c.handshakeTimeoutMs = int("--handshake-timeout-ms", 100, 600_000)(v)),
   },
+  {
+    flag: "--bigquery-dir",
+    env: "PUBSUB_BIGQUERY_DIR",
+    default: "",
+    help: "BigQuery subscriptions write to DIR/PROJECT/DATASET/TABLE.jsonl, the table declared by TABLE.schema.json beside it",
+    apply: (c, v) => (c.bigqueryDir = v),
+  },
+  {
+    flag: "--bigtable-emulator-host",
+    env: "BIGTABLE_EMULATOR_HOST",
+    default: "",
+    help: "host:port of the Cloud Bigtable emulator that Bigtable subscriptions write their rows to",
+    apply: (c, v) => (c.bigtableEmulatorHost = v),
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -197,6 +215,8 @@ export const DEFAULTS: Config = {
   messageHistory: 0,
   maxMemory: 0,
   handshakeTimeoutMs: 5000,
+  bigqueryDir: "",
+  bigtableEmulatorHost: "",
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */

@@ -15,6 +15,8 @@ import { createRpcTable } from "./rpc/table.ts";
 import { restHandler } from "./rest/handler.ts";
 import { listen } from "./listener.ts";
 import { HttpPushSender } from "./push/http-sender.ts";
+import { BigQueryKind } from "./sinks/bigquery/kind.ts";
+import { BigtableKind } from "./sinks/bigtable/kind.ts";
 import { OidcSigner } from "./push/oidc.ts";
 import { SwitchableClock } from "./switchable-clock.ts";
 import { MemoryBudget } from "./core/memory-budget.ts";
@@ -57,6 +59,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const clock = new SwitchableClock(c.clock);
   const signer = new OidcSigner(() => clock.now());
   const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage });
+  const bigtable = new BigtableKind(c.bigtableEmulatorHost);
   const broker = new Broker({
     clock,
     store,
@@ -64,6 +67,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
+    exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable],
     memory,
   });
   collectAfterRestore(broker);
@@ -102,6 +106,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   });
   const stop = async () => {
     broker.stopPush();
+    bigtable.close();
     await listener.close();
     close();
   };

@@ -22,6 +22,8 @@ import { pullOnce, type PullHandle } from "./pull.ts";
 import { paginate, type Page } from "./paging.ts";
 import { normalizePushConfig, pullOnPush, pushEndpointOf } from "./push/push-config.ts";
 import { PushDeliveries, pushDeps, type PushOptions, type PushSender } from "./push/push-delivery.ts";
+import { ExportDeliveries, exportRefusal, type ExportKind } from "./kinds/export-delivery.ts";
+import { normalizeExportConfigs } from "./kinds/export-config.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
 import { SchemaRegistry } from "./schemas/registry.ts";
@@ -49,6 +51,8 @@ export interface BrokerOptions {
   memory?: MemoryBudget;
   /** How push subscriptions send; without it they hold their messages (core tests). */
   push?: { sender: PushSender; options?: Partial<PushOptions> };
+  /** The export delivery kinds (BigQuery, Bigtable); without them such subscriptions hold their messages. */
+  exports?: (broker: Broker) => readonly ExportKind[];
 }
 
 export class Broker {
@@ -66,6 +70,7 @@ export class Broker {
   private closing: PubSubError | null = null;
   private topicSchemas: TopicSchemas;
   private push: PushDeliveries;
+  private exports: ExportDeliveries;
   readonly schemas: SchemaRegistry;
   readonly iam: IamPolicies;
   private observers = new ObserverSet();
@@ -85,6 +90,9 @@ export class Broker {
     this.topicSchemas = new TopicSchemas(this.schemas);
     this.iam = new IamPolicies((resource) => this.requireResource(resource), this.store);
     this.push = new PushDeliveries(pushDeps(o.clock, o.push, this));
+    // The same quiet ack and nack push uses (a deleted subscription has nothing left to settle).
+    const settle = pushDeps(o.clock, { sender: { send: async () => 0 } }, this)!;
+    this.exports = new ExportDeliveries(o.exports?.(this) ?? [], o.exports ? settle : null);
     this.restore();
   }
 
@@ -129,6 +137,7 @@ export class Broker {
       this.subs.set(sub.name, sub);
       this.expirations.watch(sub);
       this.push.sync(sub);
+      this.exports.sync(sub);
     }
     for (const s of kept.snapshots) this.snapshots.restore(s, this.topics.get(s.topic) ?? null);
     for (const t of this.topics.values()) t.configure(t.config);
@@ -225,6 +234,7 @@ export class Broker {
     const topic = this.topic(input.topic);
     const config = normalizeSubscription(input);
     config.pushConfig = normalizePushConfig(config.pushConfig);
+    normalizeExportConfigs(config);
     compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
     const sub = this.newSubscription(config);
@@ -234,6 +244,7 @@ export class Broker {
     topic.subscriptions.add(sub);
     this.expirations.watch(sub);
     this.push.sync(sub);
+    this.exports.sync(sub);
     this.events?.resourceChanged("subscription", "created", sub.name);
     return this.describe(sub);
   }
@@ -247,6 +258,7 @@ export class Broker {
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
     next.pushConfig = normalizePushConfig(next.pushConfig, sub.config.pushConfig);
+    normalizeExportConfigs(next, sub.config);
     const prev = sub.config;
     this.setConfig(sub, next);
     if (prev.messageRetentionDuration !== next.messageRetentionDuration || prev.retainAckedMessages !== next.retainAckedMessages) {
@@ -254,6 +266,7 @@ export class Broker {
     }
     this.expirations.watch(sub);
     this.push.sync(sub);
+    this.exports.sync(sub);
     return this.describe(sub);
   }
 
@@ -274,6 +287,7 @@ export class Broker {
     sub.topic?.subscriptions.delete(sub);
     this.expirations.unwatch(sub);
     this.push.detach(sub);
+    this.exports.detach(sub);
     this.iam.drop(name);
     this.store.transaction(() => {
       sub.close(notFound(name));
@@ -287,6 +301,7 @@ export class Broker {
     const sub = this.subscription(name);
     sub.topic?.subscriptions.delete(sub);
     this.push.detach(sub);
+    this.exports.detach(sub);
     this.store.transaction(() => {
       this.setConfig(sub, { ...sub.config, detached: true }, true);
       sub.close(failedPrecondition(`Subscription ${name} is detached.`));
@@ -340,6 +355,7 @@ export class Broker {
   /** Stops push delivery (the server is stopping): no new requests, no backoff timers left. */
   stopPush(): void {
     this.push.clear();
+    this.exports.clear();
   }
 
   /** Drops every resource, or those of one project (the admin API's reset). */
@@ -353,6 +369,7 @@ export class Broker {
         sub.topic?.subscriptions.delete(sub);
         this.expirations.unwatch(sub);
         this.push.detach(sub);
+        this.exports.detach(sub);
         sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
         this.store.deleteSubscription(name);
         this.events?.resourceChanged("subscription", "deleted", name);
@@ -475,6 +492,8 @@ export class Broker {
   private pullable(name: string): Subscription {
     const sub = this.subscription(name);
     if (pushEndpointOf(sub.config)) throw pullOnPush();
+    const refusal = exportRefusal(sub.config);
+    if (refusal) throw refusal;
     return sub;
   }
 

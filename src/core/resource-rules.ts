@@ -60,6 +60,8 @@ export const SUBSCRIPTION_MASK: MaskRules = {
       expiration_policy: ["ttl"],
       dead_letter_policy: ["dead_letter_topic", "max_delivery_attempts"],
       retry_policy: ["minimum_backoff", "maximum_backoff"],
+      bigquery_config: ["table", "use_topic_schema", "write_metadata", "drop_unknown_fields", "use_table_schema", "service_account_email"],
+      bigtable_config: ["table", "app_profile_id", "service_account_email", "write_metadata"],
     },
   ),
   immutable: new Set([

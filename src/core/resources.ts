@@ -32,6 +32,7 @@ export interface SubscriptionResource {
   pushConfig?: Record<string, unknown>;
   bigqueryConfig?: unknown;
   cloudStorageConfig?: unknown;
+  bigtableConfig?: unknown;
   ackDeadlineSeconds: number;
   retainAckedMessages: boolean;
   messageRetentionDuration: number;

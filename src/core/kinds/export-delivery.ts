@@ -1,0 +1,173 @@
+/**
+ * Delivery to a destination that is not a client (BigQuery, Bigtable): a Consumer per
+ * subscription hands batches to the kind's sink, acks what was written and nacks the rest — a
+ * failed write is a redelivery, never a loss, and a message that keeps failing reaches the
+ * dead-letter topic through the subscription's own policy. While the destination is missing or
+ * does not fit (NOT_FOUND, SCHEMA_MISMATCH…) delivery pauses and retries on the Clock with
+ * backoff, so it resumes by itself once the destination is fixed.
+ */
+import type { Clock } from "../clock.ts";
+import { failedPrecondition, type PubSubError } from "../errors.ts";
+import { Consumer } from "../consumer.ts";
+import type { Delivery } from "../message.ts";
+import { SECOND, type SubscriptionResource } from "../resources.ts";
+import type { Subscription } from "../subscription.ts";
+
+export interface SinkResult {
+  /** The destination's state after the write (ACTIVE, NOT_FOUND, SCHEMA_MISMATCH…). */
+  state: string;
+  /** Deliveries whose rows were written: acked. The others are nacked. */
+  written: Delivery[];
+}
+
+export interface ExportKind {
+  /** "bigquery" or "bigtable": the config field and the metric label. */
+  readonly name: string;
+  /** The subscription delivers through this kind. */
+  applies(config: SubscriptionResource): boolean;
+  /** The state where it is kept in the config (output only). */
+  setState(config: SubscriptionResource, state: string): void;
+  /** Checks the destination now (after a create, an update, a restart); may answer later. */
+  probe(sub: Subscription): string | Promise<string>;
+  write(sub: Subscription, batch: Delivery[]): Promise<SinkResult>;
+}
+
+export interface ExportDeps {
+  clock: Clock;
+  ack(subscription: string, ackIds: string[]): void;
+  nack(subscription: string, ackIds: string[]): void;
+}
+
+const BACKOFF_MIN = SECOND;
+const BACKOFF_MAX = 60 * SECOND;
+const MAX_BATCH = 500;
+const MAX_OUTSTANDING = 2000;
+
+/** Rows written per subscription, for the dashboard and metrics. */
+export const exportCounters = { rows: new Map<string, number>() };
+
+export class ExportConsumer {
+  readonly consumer: Consumer;
+  private failures = 0;
+  private timer: unknown = null;
+  private stopped = false;
+
+  constructor(
+    private sub: Subscription,
+    private kind: ExportKind,
+    private deps: ExportDeps,
+  ) {
+    this.consumer = new Consumer({
+      ackDeadlineSeconds: sub.config.ackDeadlineSeconds,
+      maxOutstandingMessages: MAX_OUTSTANDING,
+      maxBatch: MAX_BATCH,
+      deliver: (batch) => this.write(batch),
+      close: () => this.stop(),
+    });
+    const probed = kind.probe(sub);
+    if (typeof probed === "string") this.setState(probed);
+    else probed.then((s) => this.setState(s), () => {});
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) this.deps.clock.cancel(this.timer);
+    this.timer = null;
+  }
+
+  private setState(state: string): void {
+    if (!this.stopped) this.kind.setState(this.sub.config, state);
+  }
+
+  private write(batch: Delivery[]): void {
+    this.kind.write(this.sub, batch).then(
+      (r) => this.settle(batch, r),
+      () => this.settle(batch, { state: "ACTIVE", written: [] }),
+    );
+  }
+
+  private settle(batch: Delivery[], r: SinkResult): void {
+    const name = this.sub.config.name;
+    this.setState(r.state);
+    const written = new Set(r.written);
+    if (written.size) {
+      this.deps.ack(name, r.written.map((d) => d.ackId));
+      exportCounters.rows.set(name, (exportCounters.rows.get(name) ?? 0) + written.size);
+    }
+    const failed = batch.filter((d) => !written.has(d));
+    if (!failed.length) {
+      this.failures = 0;
+      return;
+    }
+    // Pause before the nack, or it would hand the messages straight back here.
+    if (this.timer === null && !this.stopped) {
+      this.failures++;
+      this.pause();
+    }
+    this.deps.nack(name, failed.map((d) => d.ackId));
+  }
+
+  private pause(): void {
+    const wait = Math.min(BACKOFF_MAX, BACKOFF_MIN * 2 ** Math.min(30, this.failures - 1));
+    this.consumer.ready = false;
+    const clock = this.deps.clock;
+    this.timer = clock.schedule(clock.now() + wait, () => {
+      this.timer = null;
+      if (this.stopped) return;
+      this.consumer.ready = true;
+      this.sub.resume(this.consumer);
+    });
+  }
+}
+
+/** The one place export delivery is attached to and detached from subscriptions. */
+export class ExportDeliveries {
+  private attached = new Map<Subscription, ExportConsumer>();
+
+  constructor(
+    private kinds: readonly ExportKind[],
+    private deps: ExportDeps | null,
+  ) {}
+
+  kindOf(config: SubscriptionResource): ExportKind | undefined {
+    return this.kinds.find((k) => k.applies(config));
+  }
+
+  sync(sub: Subscription): void {
+    if (!this.deps) return;
+    const kind = sub.config.detached ? undefined : this.kindOf(sub.config);
+    // A changed config is probed again with a fresh consumer (destination, metadata, schema mode).
+    this.detach(sub);
+    if (!kind) return;
+    const ec = new ExportConsumer(sub, kind, this.deps);
+    this.attached.set(sub, ec);
+    sub.addConsumer(ec.consumer);
+  }
+
+  detach(sub: Subscription): void {
+    const ec = this.attached.get(sub);
+    if (!ec) return;
+    this.attached.delete(sub);
+    sub.removeConsumer(ec.consumer);
+    ec.stop();
+  }
+
+  clear(): void {
+    for (const sub of [...this.attached.keys()]) this.detach(sub);
+  }
+}
+
+const KIND_NAMES: ReadonlyArray<[keyof SubscriptionResource, string]> = [
+  ["bigqueryConfig", "BigQuery"],
+  ["bigtableConfig", "Bigtable"],
+];
+
+/** Pull and StreamingPull on an export subscription, refused as the real service refuses them. */
+export function exportRefusal(config: SubscriptionResource): PubSubError | null {
+  for (const [field, label] of KIND_NAMES) {
+    if ((config[field] as { table?: string } | undefined)?.table) {
+      return failedPrecondition(`This method is not supported for ${label} subscriptions.`);
+    }
+  }
+  return null;
+}
