@@ -42,6 +42,13 @@ const BACKOFF_MIN = SECOND;
 const BACKOFF_MAX = 60 * SECOND;
 const MAX_BATCH = 500;
 const MAX_OUTSTANDING = 2000;
+/**
+ * A write holds its messages this long (the longest ack deadline): the writer, not a client,
+ * decides when they are done, and a failed write nacks them at once. A lease as short as the
+ * subscription's would let a slow write (or a jump of the test clock) hand the same messages out
+ * again while the first write is still going.
+ */
+const WRITE_LEASE_SECONDS = 600;
 
 /** Rows written per subscription, for the dashboard and metrics. */
 export const exportCounters = { rows: new Map<string, number>() };
@@ -58,7 +65,7 @@ export class ExportConsumer {
     private deps: ExportDeps,
   ) {
     this.consumer = new Consumer({
-      ackDeadlineSeconds: sub.config.ackDeadlineSeconds,
+      ackDeadlineSeconds: WRITE_LEASE_SECONDS,
       maxOutstandingMessages: MAX_OUTSTANDING,
       maxBatch: MAX_BATCH,
       deliver: (batch) => this.write(batch),

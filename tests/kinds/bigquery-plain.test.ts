@@ -1,0 +1,102 @@
+/** BigQuery subscriptions without a schema: the `data` column, metadata columns, states, Pull refused. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
+import { receive } from "../helpers/receive.ts";
+import { BqDir, col, METADATA, stateOf } from "./helpers.ts";
+
+let emu: TestEmulator;
+const bq = new BqDir();
+beforeAll(async () => {
+  emu = await startTestEmulator({ clock: "manual", bigqueryDir: bq.dir });
+});
+afterAll(async () => {
+  await emu?.close();
+  bq.remove();
+});
+
+const tableName = () => `${PROJECT}.ds.${unique("t").replace(/-/g, "_")}`;
+
+test("a STRING data column gets the message text; nothing else is written without write_metadata", async () => {
+  const table = tableName();
+  bq.declare(table, [col("data", "STRING"), col("other", "INTEGER")]);
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table } });
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
+  await topic.publishMessage({ data: Buffer.from("hello"), attributes: { k: "v" } });
+  const rows = await bq.waitRows(table, 1);
+  expect(rows).toEqual([{ data: "hello" }]);
+});
+
+test("write_metadata adds subscription_name, message_id, publish_time and attributes; BYTES data is base64", async () => {
+  const table = tableName();
+  bq.declare(table, [col("data", "BYTES", "REQUIRED"), ...METADATA]);
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
+  const id = await topic.publishMessage({ data: Buffer.from([0, 255, 1]), attributes: { k: "v", x: "y" } });
+  const [row] = await bq.waitRows(table, 1);
+  expect(row.data).toBe(Buffer.from([0, 255, 1]).toString("base64"));
+  expect(row.subscription_name).toBe(sub.name);
+  expect(row.message_id).toBe(id);
+  expect(String(row.publish_time)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  expect(row.attributes).toEqual({ k: "v", x: "y" });
+});
+
+test("a missing table is NOT_FOUND, and delivery resumes by itself once the table exists", async () => {
+  const table = tableName();
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table } });
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
+  await topic.publishMessage({ data: Buffer.from("waits") });
+  await Bun.sleep(50);
+  expect(bq.rows(table)).toEqual([]);
+  bq.declare(table, [col("data", "STRING")]);
+  await emu.advance("61s");
+  expect(await bq.waitRows(table, 1)).toEqual([{ data: "waits" }]);
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
+});
+
+test("a table that does not fit is SCHEMA_MISMATCH until it does", async () => {
+  const table = tableName();
+  bq.declare(table, [col("payload", "STRING")]);
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("SCHEMA_MISMATCH");
+  await topic.publishMessage({ data: Buffer.from("{}") });
+  // Metadata columns present, but a REQUIRED column nothing writes: still a mismatch.
+  bq.declare(table, [col("data", "JSON"), ...METADATA, col("must", "STRING", "REQUIRED")]);
+  await emu.advance("61s");
+  await Bun.sleep(50);
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("SCHEMA_MISMATCH");
+  bq.declare(table, [col("data", "JSON"), ...METADATA]);
+  for (let i = 0; i < 3 && bq.rows(table).length === 0; i++) {
+    await emu.advance("61s");
+    await Bun.sleep(50);
+  }
+  const [row] = await bq.waitRows(table, 1);
+  expect(row.data).toEqual({});
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
+});
+
+test("an update to another table re-checks it; an update to a pull subscription stops the writes", async () => {
+  const good = tableName();
+  bq.declare(good, [col("data", "STRING")]);
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table: tableName() } });
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
+  await sub.setMetadata({ bigqueryConfig: { table: good } });
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
+  await topic.publishMessage({ data: Buffer.from("one") });
+  await bq.waitRows(good, 1);
+  await sub.setMetadata({ bigqueryConfig: {} });
+  const [meta] = await sub.getMetadata();
+  expect(meta.bigqueryConfig).toBeNull();
+  await topic.publishMessage({ data: Buffer.from("two") });
+  const [m] = await receive(sub, 1);
+  expect(m.data.toString()).toBe("two");
+  expect(bq.rows(good)).toHaveLength(1);
+});

@@ -1,0 +1,44 @@
+/** BigQuery directory tables for the export-kind tests: declare a table, read its rows back. */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subscription } from "@google-cloud/pubsub";
+import { waitFor } from "../helpers/emulator.ts";
+
+export class BqDir {
+  readonly dir = mkdtempSync(join(tmpdir(), "bq-"));
+
+  /** Declares `proj.dataset.table` by its `bq show --schema` JSON. */
+  declare(table: string, schema: unknown[]): void {
+    const [project, dataset, id] = table.split(".");
+    mkdirSync(join(this.dir, project, dataset), { recursive: true });
+    writeFileSync(join(this.dir, project, dataset, `${id}.schema.json`), JSON.stringify(schema));
+  }
+
+  rows(table: string): Record<string, unknown>[] {
+    const [project, dataset, id] = table.split(".");
+    try {
+      const text = readFileSync(join(this.dir, project, dataset, `${id}.jsonl`), "utf8");
+      return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    } catch {
+      return [];
+    }
+  }
+
+  async waitRows(table: string, n: number): Promise<Record<string, unknown>[]> {
+    await waitFor(() => this.rows(table).length >= n, 5000, `${n} rows in ${table}`);
+    return this.rows(table);
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export async function stateOf(sub: Subscription, field: "bigqueryConfig" | "bigtableConfig"): Promise<string> {
+  const [meta] = await sub.getMetadata();
+  return String((meta[field] as { state?: unknown } | null)?.state);
+}
+
+export const col = (name: string, type: string, mode = "NULLABLE", fields?: unknown[]) => ({ name, type, mode, ...(fields ? { fields } : {}) });
+export const METADATA = [col("subscription_name", "STRING"), col("message_id", "STRING"), col("publish_time", "TIMESTAMP"), col("attributes", "JSON")];
