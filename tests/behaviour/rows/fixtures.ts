@@ -19,6 +19,8 @@ export async function createFixtures(client: Client): Promise<Fixtures> {
     otherSub: subPath(),
     eodSub: subPath(),
     pushSub: subPath(),
+    bqSub: subPath(),
+    btSub: subPath(),
     schemaTopic: topicPath(),
   };
   const other = topicPath();
@@ -31,6 +33,10 @@ export async function createFixtures(client: Client): Promise<Fixtures> {
   await call("Subscriber", "CreateSubscription", { name: f.otherSub, topic: other });
   await call("Subscriber", "CreateSubscription", { name: f.eodSub, topic: f.topic, enableExactlyOnceDelivery: true });
   await call("Subscriber", "CreateSubscription", { name: f.pushSub, topic: f.topic, pushConfig: { pushEndpoint: "http://127.0.0.1:9/push" } });
+
+  await call("Subscriber", "CreateSubscription", { name: f.bqSub, topic: f.topic, bigqueryConfig: { table: "test-project.ds.table" } });
+  const btTable = "projects/test-project/instances/inst-1/tables/t1";
+  await call("Subscriber", "CreateSubscription", { name: f.btSub, topic: f.topic, bigtableConfig: { table: btTable } });
 
   const schema = await call("SchemaService", "CreateSchema", { parent: PARENT, schemaId: unique("sch"), schema: { type: "AVRO", definition: AVRO } });
   await call("Publisher", "CreateTopic", { name: f.schemaTopic, schemaSettings: { schema: schema.name, encoding: "JSON" } });

@@ -22,6 +22,9 @@ export interface Fixtures {
   eodSub: string;
   /** A push subscription on `topic`. */
   pushSub: string;
+  /** A BigQuery and a Bigtable subscription on `topic` (their destinations need not exist). */
+  bqSub: string;
+  btSub: string;
   /** An AVRO schema, its only revision, and a topic bound to it with JSON encoding. */
   schema: string;
   schemaRevision: string;
