@@ -117,6 +117,9 @@ export function prometheus(deps: MetricsDeps): string {
     w.family(P + name, type, help);
     for (const s of subs) w.sample(P + name, subLabels(s), value(s));
   }
+  const rows = P + "export_rows_written_total";
+  w.family(rows, "counter", "Rows written by BigQuery and Bigtable subscriptions.");
+  for (const s of subs) if (s.exportKind) w.sample(rows, { ...subLabels(s), kind: s.exportKind, state: s.exportState }, s.rowsWritten);
   const stats = deps.broker.stats();
   w.family(P + "topics", "gauge", "Topics.");
   w.sample(P + "topics", {}, stats.topics);
@@ -164,7 +167,7 @@ function capTopics(all: TopicStats[]): TopicStats[] {
 function capSubscriptions(all: SubscriptionStats[]): SubscriptionStats[] {
   if (all.length <= MAX_LABELLED) return all;
   const other: SubscriptionStats = {
-    name: OTHER, topic: OTHER, detached: false, backlog: 0, outstanding: 0, oldestUnackedAgeSeconds: 0, openStreams: 0,
+    name: OTHER, topic: OTHER, detached: false, exportKind: "", exportState: "", rowsWritten: 0, backlog: 0, outstanding: 0, oldestUnackedAgeSeconds: 0, openStreams: 0,
     delivered: 0, acked: 0, nacked: 0, expired: 0, deadLettered: 0,
   };
   for (const s of all.slice(MAX_LABELLED)) {

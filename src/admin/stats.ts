@@ -18,6 +18,10 @@ export interface SubscriptionStats extends SubscriptionCounters {
   oldestUnackedAgeSeconds: number;
   openStreams: number;
   detached: boolean;
+  /** BigQuery and Bigtable subscriptions: "bigquery" or "bigtable", their state and rows written. */
+  exportKind: string;
+  exportState: string;
+  rowsWritten: number;
 }
 
 const NO_TOPIC: TopicCounters = { published: 0, publishedBytes: 0 };
@@ -36,7 +40,11 @@ export function subscriptionStats(broker: Broker, counters: Counters): Subscript
   const out: SubscriptionStats[] = [];
   for (const s of broker.resources().subscriptions) {
     const c = counters.subscriptions.get(s.name) ?? NO_SUB;
-    out.push({ ...gauges(s, now), ...c, name: s.name, topic: s.config.topic, detached: s.config.detached });
+    const exp = broker.exportStatus(s.name);
+    out.push({
+      ...gauges(s, now), ...c, name: s.name, topic: s.config.topic, detached: s.config.detached,
+      exportKind: exp?.kind ?? "", exportState: exp?.state ?? "", rowsWritten: exp?.rows ?? 0,
+    });
   }
   return out;
 }

@@ -22,7 +22,7 @@ import { pullOnce, type PullHandle } from "./pull.ts";
 import { paginate, type Page } from "./paging.ts";
 import { normalizePushConfig, pullOnPush, pushEndpointOf } from "./push/push-config.ts";
 import { PushDeliveries, pushDeps, type PushOptions, type PushSender } from "./push/push-delivery.ts";
-import { ExportDeliveries, exportRefusal, type ExportKind } from "./kinds/export-delivery.ts";
+import { ExportDeliveries, exportRefusal, type ExportKind, type ExportStatus } from "./kinds/export-delivery.ts";
 import { normalizeExportConfigs } from "./kinds/export-config.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
@@ -350,6 +350,12 @@ export class Broker {
   shutdown(): void {
     this.closing = new PubSubError("UNAVAILABLE", "The emulator is shutting down.");
     for (const sub of this.subs.values()) sub.endConsumers(this.closing);
+  }
+
+  /** A BigQuery or Bigtable subscription's kind, state and rows written; null for pull and push. */
+  exportStatus(name: string): ExportStatus | null {
+    const sub = this.subs.get(name);
+    return sub ? this.exports.status(sub) : null;
   }
 
   /** Stops push delivery (the server is stopping): no new requests, no backoff timers left. */

@@ -1,6 +1,6 @@
 /** BigQuery subscriptions without a schema: the `data` column, metadata columns, states, Pull refused. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
+import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
 import { BqDir, col, METADATA, stateOf } from "./helpers.ts";
 
@@ -26,6 +26,12 @@ test("a STRING data column gets the message text; nothing else is written withou
   await topic.publishMessage({ data: Buffer.from("hello"), attributes: { k: "v" } });
   const rows = await bq.waitRows(table, 1);
   expect(rows).toEqual([{ data: "hello" }]);
+  // The metrics count rows per subscription (once the write is acked), labelled with the kind and the state.
+  await waitFor(() => emu.broker.exportStatus(sub.name)?.rows === 1, 5000, "the row counted");
+  const metrics = await (await fetch(`http://${emu.endpoint}/metrics`)).text();
+  const id = sub.name.split("/").pop();
+  expect(metrics).toContain(`pubsub_emulator_export_rows_written_total{project="${PROJECT}",subscription="${id}",topic="${topic.name.split("/").pop()}",kind="bigquery",state="ACTIVE"} 1`);
+  expect(emu.broker.exportStatus(sub.name)).toEqual({ kind: "bigquery", state: "ACTIVE", rows: 1 });
 });
 
 test("write_metadata adds subscription_name, message_id, publish_time and attributes; BYTES data is base64", async () => {

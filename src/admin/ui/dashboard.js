@@ -66,7 +66,7 @@ function renderSubs(subs) {
   const shown = (filter ? subs.filter((s) => s.name.includes(filter)) : subs).sort((a, b) => (a.name < b.name ? -1 : 1));
   $("#sub-count").textContent = filter ? `(${shown.length} of ${subs.length})` : `(${subs.length})`;
   const rows = syncTable($("#subs tbody"), shown, (s) => s.name,
-    (s) => [short(s.name), s.backlog, age(s.oldestUnackedAgeSeconds), s.outstanding, s.openStreams, s.delivered, s.acked, s.nacked, s.expired, s.deadLettered],
+    (s) => [short(s.name), s.backlog, age(s.oldestUnackedAgeSeconds), s.outstanding, s.openStreams, s.delivered, s.acked, s.nacked, s.expired, s.deadLettered, rowsCell(s)],
     (s) => button("delete", async () => confirm(`Delete ${s.name}?`) && (await api("DELETE", pathOf(s.name)))));
   for (const [name, tr] of rows) {
     tr.className = "pick" + (name === state.selectedSub ? " selected" : "");
@@ -74,6 +74,9 @@ function renderSubs(subs) {
     tr.onclick ??= (ev) => ev.target.tagName !== "BUTTON" && selectSub(name);
   }
 }
+
+/** BigQuery and Bigtable subscriptions: rows written and the destination's state. */
+const rowsCell = (s) => (s.exportKind ? `${s.rowsWritten} ${s.exportKind} · ${s.exportState}` : "");
 
 function selectSub(name) {
   state.selectedSub = name;

@@ -50,18 +50,24 @@ const MAX_OUTSTANDING = 2000;
  */
 const WRITE_LEASE_SECONDS = 600;
 
-/** Rows written per subscription, for the dashboard and metrics. */
-export const exportCounters = { rows: new Map<string, number>() };
+/** What the operator surface shows of an export subscription. */
+export interface ExportStatus {
+  kind: string;
+  state: string;
+  rows: number;
+}
 
 export class ExportConsumer {
   readonly consumer: Consumer;
   private failures = 0;
   private timer: unknown = null;
   private stopped = false;
+  /** Rows written since it was attached (a config change starts a new count). */
+  rows = 0;
 
   constructor(
     private sub: Subscription,
-    private kind: ExportKind,
+    readonly kind: ExportKind,
     private deps: ExportDeps,
   ) {
     this.consumer = new Consumer({
@@ -99,7 +105,7 @@ export class ExportConsumer {
     const written = new Set(r.written);
     if (written.size) {
       this.deps.ack(name, r.written.map((d) => d.ackId));
-      exportCounters.rows.set(name, (exportCounters.rows.get(name) ?? 0) + written.size);
+      this.rows += written.size;
     }
     const failed = batch.filter((d) => !written.has(d));
     if (!failed.length) {
@@ -149,6 +155,13 @@ export class ExportDeliveries {
     const ec = new ExportConsumer(sub, kind, this.deps);
     this.attached.set(sub, ec);
     sub.addConsumer(ec.consumer);
+  }
+
+  status(sub: Subscription): ExportStatus | null {
+    const ec = this.attached.get(sub);
+    if (!ec) return null;
+    const config = sub.config[ec.kind.name === "bigquery" ? "bigqueryConfig" : "bigtableConfig"] as { state?: string } | undefined;
+    return { kind: ec.kind.name, state: config?.state ?? "", rows: ec.rows };
   }
 
   detach(sub: Subscription): void {

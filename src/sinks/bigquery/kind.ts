@@ -43,6 +43,7 @@ export class BigQueryKind implements ExportKind {
   async write(sub: Subscription, batch: Delivery[]): Promise<SinkResult> {
     const ctx = this.context(sub);
     if (typeof ctx === "string") return { state: ctx, written: [] };
+    this.setState(sub.config, "ACTIVE"); // the table is there and fits, whatever the write's fate
     const rows: unknown[] = [];
     const written: Delivery[] = [];
     for (const d of batch) {
