@@ -13,7 +13,7 @@ describe("table names", () => {
     expect(parseTable("my-proj.ds_1.events")).toEqual({ project: "my-proj", dataset: "ds_1", table: "events" });
     expect(parseTable("my-proj:ds.t")).toEqual({ project: "my-proj", dataset: "ds", table: "t" });
     expect(parseTable("example.com:my-proj.ds.t")?.project).toBe("example.com:my-proj");
-    for (const bad of ["ds.t", "p.ds.t", "my-proj.ds.", "my-proj..t", "my-proj.ds.a/b", "my-proj.d-s.t", "my-proj.ds. t", "__proto__.ds.t"]) {
+    for (const bad of ["ds.t", "p.ds.t", "Proj.ds.t", "proj-.ds.t", "my-proj.ds.", "my-proj..t", "my-proj.ds.a/b", "my-proj.d-s.t", "my-proj.ds. t", "__proto__.ds.t"]) {
       expect(parseTable(bad)).toBeNull();
     }
   });

@@ -20,9 +20,11 @@ export interface TableRef {
   table: string;
 }
 
-// Project ids (optionally domain-scoped, `example.com:proj`), dataset ids and table ids as
-// BigQuery names them; none can hold `/`, `\` or `..`, so a table maps onto a path safely.
-const PROJECT = /^(?:[a-z0-9.-]{1,63}:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+// Project ids (optionally domain-scoped, `example.com:proj`; short ids such as the emulator's
+// usual `test` are taken, as every project is served), dataset ids and table ids as BigQuery
+// names them; none can hold `/`, `\` or `..`, so a table maps onto a path safely.
+export const PROJECT_ID = /^(?:[a-z0-9.-]{1,63}:)?[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+const PROJECT = PROJECT_ID;
 const DATASET = /^[A-Za-z0-9_]{1,1024}$/;
 const TABLE = /^[\p{L}\p{M}\p{N}\p{Pc}\p{Pd} ]{1,1024}$/u;
 

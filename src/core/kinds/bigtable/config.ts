@@ -11,7 +11,7 @@ export interface BigtableConfigView {
 }
 
 // Bigtable's own id rules: instance ids 6-33 characters, table and app profile ids up to 50.
-const TABLE = /^projects\/([a-z][a-z0-9-]{4,28}[a-z0-9]|[a-z0-9.-]{1,63}:[a-z][a-z0-9-]{4,28}[a-z0-9])\/instances\/([a-z][a-z0-9-]{4,31}[a-z0-9])\/tables\/([_a-zA-Z0-9][-_.a-zA-Z0-9]{0,49})$/;
+const TABLE = /^projects\/((?:[a-z0-9.-]{1,63}:)?[a-z][a-z0-9-]{0,61}[a-z0-9])\/instances\/([a-z][a-z0-9-]{4,31}[a-z0-9])\/tables\/([_a-zA-Z0-9][-_.a-zA-Z0-9]{0,49})$/;
 const APP_PROFILE = /^[_a-zA-Z0-9][-_.a-zA-Z0-9]{0,49}$/;
 
 export const bigtableTableOf = (config: { bigtableConfig?: unknown }): string =>
