@@ -18,6 +18,8 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--provision": { value: "p,t1:s1", expect: { provision: ["p,t1:s1"] } },
   "--max-memory": { value: "512M", expect: { maxMemory: 512 * 2 ** 20 } },
   "--handshake-timeout-ms": { value: "1500", expect: { handshakeTimeoutMs: 1500 } },
+  "--bigquery-dir": { value: "/tmp/bq", expect: { bigqueryDir: "/tmp/bq" } },
+  "--bigtable-emulator-host": { value: "localhost:8086", expect: { bigtableEmulatorHost: "localhost:8086" } },
 };
 
 const envName = (env: string) => env.replace("<N>", "1");
