@@ -32,6 +32,11 @@ function text(data: Uint8Array): string | null {
   }
 }
 
+/** A nested field's reason for not fitting, carried up through the cell converters. */
+class Why {
+  constructor(readonly why: string) {}
+}
+
 export function buildRow(msg: StoredMessage, ctx: RowContext): Row | string {
   const row: Row = dict<unknown>();
   if (ctx.writeMetadata) {
@@ -74,22 +79,19 @@ export function buildRow(msg: StoredMessage, ctx: RowContext): Row | string {
 function fillFields(row: Row, fields: readonly SrcField[], value: Row, table: BqTable, drop: boolean, path: string): Row | string {
   for (const f of fields) {
     const col = table.byName.get(columnKey(f.name));
-    const v = value[f.name];
+    // Schema field names are client data (`__proto__` is a valid Avro name): own properties only.
+    const v = Object.hasOwn(value, f.name) ? value[f.name] : undefined;
     if (!col) {
       if (drop || v === null || v === undefined) continue;
       return `field ${path}${f.name} has no column in the table`;
     }
     const cell = f.repeated ? repeatedCell(f, col, v, drop, `${path}${f.name}`) : cellFor(f, col, v, drop, `${path}${f.name}`);
-    if (typeof cell === "object" && cell !== null && "why" in (cell as object)) return (cell as { why: string }).why;
+    if (cell instanceof Why) return cell.why;
     if (cell === BAD) return `field ${path}${f.name} does not fit column type ${col.type}`;
     if (cell === null && col.mode === "REQUIRED") return `REQUIRED column ${path}${col.name} has no value`;
     if (cell !== null) row[col.name] = cell;
   }
   return row;
-}
-
-class Why {
-  constructor(readonly why: string) {}
 }
 
 function repeatedCell(f: SrcField, col: BqField, v: unknown, drop: boolean, path: string): unknown {
@@ -186,16 +188,11 @@ function fillJson(row: Row, value: Row, table: BqTable, drop: boolean, path: str
     const v = value[key];
     let cell: unknown;
     if (col.mode === "REPEATED") {
-      if (v === null) cell = [];
-      else if (!Array.isArray(v)) return `field ${path}${key} must be an array for REPEATED column ${col.name}`;
-      else {
-        const cells = v.map((item) => jsonCell(col, item, drop, `${path}${key}`));
-        const bad = cells.find((c) => c === BAD || typeof c === "string" && c.startsWith("\u0000"));
-        if (bad !== undefined) return typeof bad === "string" ? bad.slice(1) : `field ${path}${key} does not fit column type ${col.type}`;
-        cell = cells;
-      }
+      if (v !== null && !Array.isArray(v)) return `field ${path}${key} must be an array for REPEATED column ${col.name}`;
+      const cells = (v ?? []).map((item: unknown) => jsonCell(col, item, drop, `${path}${key}`));
+      cell = cells.find((c: unknown) => c === BAD || c instanceof Why) ?? cells;
     } else cell = jsonCell(col, v, drop, `${path}${key}`);
-    if (typeof cell === "string" && cell.startsWith("\u0000")) return cell.slice(1);
+    if (cell instanceof Why) return cell.why;
     if (cell === BAD) return `field ${path}${key} does not fit column type ${col.type}`;
     if (cell === null && col.mode === "REQUIRED") return `REQUIRED column ${path}${col.name} has no value`;
     if (cell !== null) row[col.name] = cell;
@@ -204,7 +201,7 @@ function fillJson(row: Row, value: Row, table: BqTable, drop: boolean, path: str
   return missing ? `REQUIRED column ${path}${missing.name} has no value` : row;
 }
 
-/** A JSON value as a cell; a nested failure comes back as a NUL-prefixed reason. */
+/** A JSON value as a cell; a nested record that does not fit comes back as a Why. */
 function jsonCell(col: BqField, v: unknown, drop: boolean, path: string): unknown {
   if (v === null || v === undefined) return null;
   const big = col.type === "BIGNUMERIC";
@@ -212,7 +209,7 @@ function jsonCell(col: BqField, v: unknown, drop: boolean, path: string): unknow
     case "RECORD": {
       if (typeof v !== "object" || Array.isArray(v)) return BAD;
       const r = fillJson(dict<unknown>(), v as Row, col.fields!, drop, `${path}.`);
-      return typeof r === "string" ? `\u0000${r}` : r;
+      return typeof r === "string" ? new Why(r) : r;
     }
     case "STRING":
     case "GEOGRAPHY":
