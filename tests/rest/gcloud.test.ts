@@ -83,3 +83,21 @@ test(
   },
   5 * RUN_TIMEOUT_MS,
 );
+
+test(
+  "gcloud creates a BigQuery subscription; the service's rules answer its mistakes",
+  async () => {
+    const topic = unique("gc-topic");
+    const sub = unique("gc-bq");
+    await gcloud("topics", "create", topic);
+    await gcloud("subscriptions", "create", sub, "--topic", topic, `--bigquery-table=${PROJECT}.ds.events`, "--write-metadata");
+    const described = JSON.parse(await gcloud("subscriptions", "describe", sub, "--format=json"));
+    // No --bigquery-dir on this server: the table cannot exist.
+    expect(described.bigqueryConfig).toMatchObject({ table: `${PROJECT}.ds.events`, writeMetadata: true, state: "NOT_FOUND" });
+    const refused = await gcloud("subscriptions", "create", unique("gc-bq"), "--topic", topic, `--bigquery-table=${PROJECT}.ds.events`, "--drop-unknown-fields").catch((e: Error) => e.message);
+    expect(refused).toContain("drop_unknown_fields");
+    const pulled = await gcloud("subscriptions", "pull", sub, "--format=json").catch((e: Error) => e.message);
+    expect(pulled).toContain("not supported for BigQuery subscriptions");
+  },
+  5 * RUN_TIMEOUT_MS,
+);
