@@ -182,3 +182,30 @@ test("use_table_schema: a message that cannot be written is redelivered, then de
   expect(bq.rows(table)).toEqual([{ name: "ok" }]);
   expect(badId).toBeTruthy();
 });
+
+test("Avro BINARY encoding with logical types: decimal → NUMERIC, time-micros → TIME, duration → INTERVAL, string → JSON", async () => {
+  const schema = {
+    type: "record",
+    name: "Pay",
+    fields: [
+      { name: "amount", type: { type: "bytes", logicalType: "decimal", precision: 10, scale: 2 } },
+      { name: "at", type: { type: "long", logicalType: "time-micros" } },
+      { name: "took", type: { type: "fixed", name: "D", size: 12, logicalType: "duration" } },
+      { name: "doc", type: "string" },
+    ],
+  };
+  const table = tableName();
+  bq.declare(table, [col("amount", "NUMERIC"), col("at", "TIME"), col("took", "INTERVAL"), col("doc", "JSON")]);
+  const { topic } = await schemaTopic("AVRO", JSON.stringify(schema), "BINARY");
+  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, useTopicSchema: true } });
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
+  const type = (await import("avsc")).default.Type.forSchema(schema as never);
+  const took = Buffer.alloc(12);
+  took.writeUInt32LE(14, 0); // months
+  took.writeUInt32LE(3, 4); // days
+  took.writeUInt32LE(3_723_004, 8); // 1 h 2 min 3.004 s
+  const data = type.toBuffer({ amount: Buffer.from([0xff, 0x85]), at: 3_723_000_004, took, doc: '{"k":[1,2]}' });
+  await topic.publishMessage({ data });
+  const [row] = await bq.waitRows(table, 1);
+  expect(row).toEqual({ amount: "-1.23", at: "01:02:03.000004", took: "1-2 3 1:2:3.004", doc: { k: [1, 2] } });
+});
