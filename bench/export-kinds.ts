@@ -95,7 +95,9 @@ mkdirSync(join(dir, PROJECT, "ds"), { recursive: true });
 writeFileSync(join(dir, PROJECT, "ds", "rows.schema.json"), JSON.stringify([{ name: "data", type: "STRING" }, { name: "subscription_name", type: "STRING" }, { name: "message_id", type: "STRING" }, { name: "publish_time", type: "TIMESTAMP" }, { name: "attributes", type: "JSON" }]));
 const cbt = await startBigtableEmulator();
 process.env.BIGTABLE_EMULATOR_HOST = cbt.host;
-await new Bigtable({ projectId: PROJECT }).instance("bench-inst").createTable("rows", { families: ["data", "pubsub_metadata"] });
+const admin = new Bigtable({ projectId: PROJECT, metricsEnabled: false });
+await admin.instance("bench-inst").createTable("rows", { families: ["data", "pubsub_metadata"] });
+await admin.close();
 const server = await startServer(["--bigquery-dir", dir, "--bigtable-emulator-host", cbt.host]);
 const results: Result[] = [];
 try {

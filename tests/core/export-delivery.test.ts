@@ -85,6 +85,28 @@ test("NOT_FOUND pauses with growing backoff and reports the state; the first goo
   expect(kind.writes.length).toBe(5); // no pause left behind
 });
 
+test("an unwritable message among written ones pauses delivery by the minimum only, however often it fails", async () => {
+  const kind = new ScriptedKind();
+  const { broker, clock } = setup({ exports: () => [kind] });
+  const { topic } = topicAndSub(broker, BQ);
+  publishTexts(broker, topic, ["good-0", "bad"]);
+  const writeGood = async () => {
+    const w = kind.writes.at(-1)!;
+    expect(texts(w.batch)).toContain("bad");
+    w.resolve({ state: "ACTIVE", written: w.batch.filter((d) => texts([d])[0] !== "bad") });
+    await flush();
+  };
+  await writeGood();
+  for (let round = 1; round <= 4; round++) {
+    publishTexts(broker, topic, [`good-${round}`]); // held: delivery is paused
+    const n = kind.writes.length;
+    clock.advance(1 * SEC);
+    expect(kind.writes.length).toBe(n + 1);
+    expect(texts(kind.writes.at(-1)!.batch).sort()).toEqual(["bad", `good-${round}`]);
+    await writeGood();
+  }
+});
+
 test("a write in flight when the subscription is deleted settles quietly", async () => {
   const kind = new ScriptedKind();
   const { broker } = setup({ exports: () => [kind] });

@@ -11,16 +11,20 @@ import { startBigtableEmulator, type BigtableEmulator } from "./bigtable-emulato
 let emu: TestEmulator;
 let cbt: BigtableEmulator;
 let instance: Instance;
+let bigtable: Bigtable;
 const BT_PROJECT = "bt-project";
 const INSTANCE = "test-instance";
 
 beforeAll(async () => {
   cbt = await startBigtableEmulator();
   process.env.BIGTABLE_EMULATOR_HOST = cbt.host;
-  instance = new Bigtable({ projectId: BT_PROJECT }).instance(INSTANCE);
+  // Client-side metrics off: they export to Cloud Monitoring in the background and fail (no credentials) in a later test.
+  bigtable = new Bigtable({ projectId: BT_PROJECT, metricsEnabled: false });
+  instance = bigtable.instance(INSTANCE);
   emu = await startTestEmulator({ clock: "manual", bigtableEmulatorHost: cbt.host });
 });
 afterAll(async () => {
+  await bigtable?.close();
   await emu?.close();
   await cbt?.stop();
 });

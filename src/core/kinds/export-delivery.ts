@@ -112,7 +112,10 @@ export class ExportConsumer {
       this.failures = 0;
       return;
     }
-    // Pause before the nack, or it would hand the messages straight back here.
+    // Pause before the nack, or it would hand the messages straight back here. Rows that were
+    // written show the destination works: the pause for the unwritable ones stays at its minimum,
+    // so one bad message slows the others by a second, not by a minute.
+    if (written.size) this.failures = 0;
     if (this.timer === null && !this.stopped) {
       this.failures++;
       this.pause();
