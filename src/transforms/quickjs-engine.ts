@@ -1,0 +1,121 @@
+/**
+ * The TransformEngine on QuickJS compiled to WebAssembly (quickjs-emscripten): user code runs in
+ * an interpreter inside a wasm instance, so it can reach nothing of this process (no process, fs,
+ * network, timers, Bun or emulator globals exist there), a runtime-wide memory limit and a stack
+ * limit are enforced by the interpreter's allocator, and an interrupt handler stops a call at its
+ * deadline. One runtime and one context serve every transform: the driver freezes the realm, and
+ * each call builds the user's closures afresh, so nothing passes between calls or transforms.
+ */
+import variant from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from "quickjs-emscripten-core";
+import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome } from "../core/transform-engine.ts";
+import { DRIVER } from "./driver.ts";
+
+export const SANDBOX_LIMITS = {
+  /** One call (or one compile) stops after this long. */
+  callMillis: 100,
+  /** Everything the interpreter holds, all transforms together. */
+  memoryBytes: 128 * 1024 * 1024,
+  stackBytes: 256 * 1024,
+} as const;
+
+const MAX_ERROR = 500;
+
+function bounded(text: string): string {
+  return text.length > MAX_ERROR ? `${text.slice(0, MAX_ERROR)}…` : text;
+}
+
+class QuickJsEngine implements TransformEngine {
+  private deadline = Infinity;
+
+  constructor(
+    private readonly runtime: QuickJSRuntime,
+    private readonly context: QuickJSContext,
+    private readonly compileFn: QuickJSHandle,
+  ) {
+    runtime.setInterruptHandler(() => performance.now() > this.deadline);
+  }
+
+  compile(functionName: string, code: string): CompiledUdf | string {
+    const ctx = this.context;
+    const name = ctx.newString(functionName);
+    const src = ctx.newString(code);
+    try {
+      const result = this.guarded(() => ctx.callFunction(this.compileFn, ctx.undefined, name, src));
+      if (typeof result === "string") return result;
+      const run = result;
+      return { run: (message, metadata) => this.call(run, message, metadata) };
+    } finally {
+      name.dispose();
+      src.dispose();
+    }
+  }
+
+  private call(run: QuickJSHandle, message: UdfMessage, metadata: UdfMetadata): UdfOutcome {
+    const ctx = this.context;
+    const input = ctx.newString(JSON.stringify([message, metadata]));
+    let out: QuickJSHandle | string;
+    try {
+      out = this.guarded(() => ctx.callFunction(run, ctx.undefined, input));
+    } finally {
+      input.dispose();
+    }
+    if (typeof out === "string") return { ok: false, error: out };
+    const text = ctx.getString(out);
+    out.dispose();
+    if (text === "N") return { ok: true, message: null };
+    if (text[0] === "E") return { ok: false, error: bounded(text.slice(1)) };
+    const parsed = JSON.parse(text.slice(1)) as { data: string; attributes: Record<string, string> };
+    const attributes: Record<string, string> = Object.create(null);
+    for (const k of Object.keys(parsed.attributes)) attributes[k] = parsed.attributes[k];
+    return { ok: true, message: { data: parsed.data, attributes } };
+  }
+
+  /** Runs one sandbox entry under the deadline; an escaped error (limit, syntax) becomes its text. */
+  private guarded(fn: () => ReturnType<QuickJSContext["callFunction"]>): QuickJSHandle | string {
+    this.deadline = performance.now() + SANDBOX_LIMITS.callMillis;
+    try {
+      const result = fn();
+      if (!result.error) return result.value;
+      const timedOut = performance.now() > this.deadline;
+      const text = this.errorText(result.error);
+      result.error.dispose();
+      if (timedOut) return `The function exceeded the time limit of ${SANDBOX_LIMITS.callMillis} ms`;
+      if (/out of memory/i.test(text)) return `The function exceeded the memory limit of ${SANDBOX_LIMITS.memoryBytes / 1048576} MiB`;
+      return bounded(text);
+    } catch (err) {
+      return bounded(`The JavaScript engine failed: ${String(err)}`);
+    } finally {
+      this.deadline = Infinity;
+    }
+  }
+
+  private errorText(handle: QuickJSHandle): string {
+    try {
+      const dumped = this.context.dump(handle) as unknown;
+      if (dumped && typeof dumped === "object" && "message" in dumped) {
+        const d = dumped as { name?: unknown; message?: unknown };
+        return `${String(d.name ?? "Error")}: ${String(d.message)}`;
+      }
+      return String(dumped);
+    } catch {
+      return "an error that cannot be shown";
+    }
+  }
+}
+
+let loading: Promise<TransformEngine> | undefined;
+
+/** The process's one engine, loaded (a wasm instance) on first request. */
+export function loadQuickJsEngine(): Promise<TransformEngine> {
+  loading ??= (async () => {
+    const module = await newQuickJSWASMModuleFromVariant(variant);
+    const runtime = module.newRuntime();
+    runtime.setMemoryLimit(SANDBOX_LIMITS.memoryBytes);
+    runtime.setMaxStackSize(SANDBOX_LIMITS.stackBytes);
+    const context = runtime.newContext();
+    const compileFn = context.unwrapResult(context.evalCode(DRIVER, "driver.js"));
+    return new QuickJsEngine(runtime, context, compileFn);
+  })();
+  return loading;
+}
