@@ -1,4 +1,5 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
+import { loadQuickJsEngine } from "./transforms/quickjs-engine.ts";
 import type { RequestListener } from "node:http";
 import { Broker } from "./core/broker.ts";
 import type { Store } from "./core/store/store.ts";
@@ -65,6 +66,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     pullWaitMs: c.pullWaitMs,
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
     memory,
+    transforms: await loadQuickJsEngine(),
   });
   collectAfterRestore(broker);
   try {
