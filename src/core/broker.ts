@@ -33,7 +33,7 @@ import type { EntryState, Store } from "./store/store.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 import type { TransformEngine } from "./transform-engine.ts";
-import { compileTransforms, transformAtPublish, type TransformChain } from "./transforms.ts";
+import { compileTransforms, transformAtPublish, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export type { PullHandle } from "./pull.ts";
 
@@ -274,6 +274,28 @@ export class Broker {
     let k = 0;
     for (let i = 0; i < messages.length; i++) ids[i] = filtered[f] === i ? (f++, String(seq++)) : stored[k++];
     return ids;
+  }
+
+  /**
+   * TestMessageTransforms: `transforms` (ad hoc), or those of a topic or a subscription, traced on
+   * one message. Validation errors are INVALID_ARGUMENT; a missing resource NOT_FOUND.
+   */
+  testTransforms(project: string, message: MessageInput, source: { transforms?: unknown[]; topic?: string; subscription?: string }): ChainResult[] {
+    parseProject(project);
+    if (!this.transformEngine) throw new PubSubError("UNIMPLEMENTED", "This emulator was started without a JavaScript engine for message transforms.");
+    let chain: TransformChain | null;
+    if (source.topic) chain = (this.topic(source.topic), this.topicChains.get(source.topic) ?? null);
+    else if (source.subscription) chain = this.subscription(source.subscription).transform;
+    else if (source.transforms?.length) chain = compileTransforms(source.transforms, this.transformEngine);
+    else throw invalid("One of message_transforms, topic or subscription must be set.");
+    return chain ? chain.trace(message.data, message.attributes, udfMetadata(undefined, this.clock.now(), message.orderingKey)) : [];
+  }
+
+  /** ValidateMessageTransform: one transform, checked and compiled as a create would. */
+  validateTransform(project: string, transform: unknown): void {
+    parseProject(project);
+    if (!transform) throw invalid("message_transform is required.");
+    compileTransforms([transform], this.transformEngine, "message_transform");
   }
 
   // ---- subscriptions ----

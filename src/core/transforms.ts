@@ -73,6 +73,29 @@ export class TransformChain {
     return { kind: "message", data: encoder.encode(message.data), attributes: message.attributes };
   }
 
+  /**
+   * One result per enabled step, as TestMessageTransforms answers: the message after each step,
+   * stopping after a filter or a failure. Counts nothing (a test is not traffic).
+   */
+  trace(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult[] {
+    let message: UdfMessage = { data: data && data.length ? decoder.decode(data) : "", attributes: { ...attributes } };
+    const out: ChainResult[] = [];
+    for (const step of this.steps) {
+      const r = step.udf ? step.udf.run(message, meta) : { ok: true as const, message };
+      if (!r.ok) {
+        out.push({ kind: "failed", step: step.name, error: r.error });
+        break;
+      }
+      if (r.message === null) {
+        out.push({ kind: "filtered" });
+        break;
+      }
+      message = r.message;
+      out.push({ kind: "message", data: encoder.encode(message.data), attributes: message.attributes });
+    }
+    return out;
+  }
+
   /** What the operator surface shows: each step and its failures. */
   summary(): { functionName: string; kind: string; failures: number }[] {
     return this.steps.map((s) => ({ functionName: s.name, kind: s.kind, failures: s.failures }));
@@ -90,7 +113,7 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
   let enabled = 0;
   list.forEach((raw, i) => {
     const t = (raw ?? {}) as TransformProto;
-    const at = `${field}[${i}]`;
+    const at = field.endsWith("s") ? `${field}[${i}]` : field;
     const udf = t.javascriptUdf;
     if (udf && t.aiInference) throw invalid(`${at}: only one of javascript_udf and ai_inference may be set.`);
     if (!udf && !t.aiInference) throw invalid(`${at}: a message transform must set javascript_udf or ai_inference.`);

@@ -8,6 +8,7 @@
 import type { Broker } from "../core/broker.ts";
 import { StreamSession, type StreamRequest, type StreamSink } from "../core/stream-session.ts";
 import { iamRpcs } from "./iam.ts";
+import { messageTransformRpcs } from "./message-transforms.ts";
 import { publisherRpcs } from "./publisher.ts";
 import { schemaRpcs } from "./schema.ts";
 import { subscriberRpcs } from "./subscriber.ts";
@@ -47,6 +48,7 @@ export function implementedRpcs(broker: Broker): Map<string, UnaryRpc> {
   add("Subscriber", subscriberRpcs(broker));
   add("SchemaService", schemaRpcs(broker));
   add("IAMPolicy", iamRpcs(broker));
+  add("Projects", messageTransformRpcs(broker));
   return unary;
 }
 

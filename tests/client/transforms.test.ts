@@ -4,6 +4,7 @@
  * hostile UDFs each failing their message while the server serves others.
  */
 import { describe, expect, test } from "bun:test";
+import type { CreateSubscriptionOptions } from "@google-cloud/pubsub";
 import { clientSuite } from "../helpers/client-suite.ts";
 import { unique } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
@@ -72,7 +73,7 @@ describe("subscription transforms run at delivery", () => {
   test("each subscription sees its own transform; a filtered message is never delivered", async () => {
     const [topic] = await s.ps.createTopic(unique("t"));
     const [plain] = await topic.createSubscription(unique("s"));
-    const [shaped] = await topic.createSubscription(unique("s"), { messageTransforms: [DROP_SKIP, UPPER] } as never);
+    const [shaped] = await topic.createSubscription(unique("s"), { messageTransforms: [DROP_SKIP, UPPER] } as CreateSubscriptionOptions);
     await topic.publishMessage({ data: Buffer.from("one") });
     await topic.publishMessage({ data: Buffer.from("two"), attributes: { skip: "y" } });
     await topic.publishMessage({ data: Buffer.from("three") });
@@ -90,13 +91,13 @@ describe("subscription transforms run at delivery", () => {
     const [sub] = await topic.createSubscription(unique("s"), {
       deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 },
       messageTransforms: [udf("boom", "function boom(m) { if (m.data === 'bad') throw new Error('bad input'); return m; }")],
-    } as never);
+    } as CreateSubscriptionOptions);
     await topic.publishMessage({ data: Buffer.from("bad") });
     await topic.publishMessage({ data: Buffer.from("good") });
     expect((await receive(sub, 1)).map((m) => m.data.toString())).toEqual(["good"]);
     const dead = await receive(dlqSub, 1);
     expect(dead[0].data.toString()).toBe("bad");
-    expect(dead[0].attributes.CloudPubSubDeadLetterSourceSubscription).toBe(sub.name.split("/").pop());
+    expect(dead[0].attributes.CloudPubSubDeadLetterSourceSubscription).toBe(sub.name.split("/").pop()!);
   }, T);
 });
 
