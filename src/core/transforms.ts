@@ -96,9 +96,14 @@ export class TransformChain {
     return out;
   }
 
-  /** What the operator surface shows: each step and its failures. */
-  summary(): { functionName: string; kind: string; failures: number }[] {
-    return this.steps.map((s) => ({ functionName: s.name, kind: s.kind, failures: s.failures }));
+  /** What the operator surface shows: each enabled step with its failures, and the chain's counts. */
+  summary() {
+    return {
+      steps: this.steps.map((s) => ({ functionName: s.name, kind: s.kind, failures: s.failures })),
+      transformed: this.transformed,
+      filtered: this.filtered,
+      failed: this.failed,
+    };
   }
 }
 

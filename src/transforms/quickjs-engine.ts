@@ -15,14 +15,29 @@ export const SANDBOX_LIMITS = {
   /** One call (or one compile) stops after this long. */
   callMillis: 100,
   /** Everything the interpreter holds, all transforms together. */
-  memoryBytes: 128 * 1024 * 1024,
+  memoryBytes: 32 * 1024 * 1024,
   stackBytes: 256 * 1024,
 } as const;
 
 const MAX_ERROR = 500;
+const MEMORY_LIMIT = `The function exceeded the memory limit of ${SANDBOX_LIMITS.memoryBytes / 1048576} MiB`;
 
 function bounded(text: string): string {
   return text.length > MAX_ERROR ? `${text.slice(0, MAX_ERROR)}…` : text;
+}
+
+/**
+ * QuickJS's Function constructor pastes the body into a source text, so a body such as
+ * `}); let kept = []; (function(){` would escape to the global scope and keep state between calls.
+ * The host's parser (which checks a body on its own, and never runs it) refuses such code first.
+ */
+function notAFunctionBody(code: string): string | null {
+  try {
+    new Function(code);
+    return null;
+  } catch (e) {
+    return `SyntaxError: ${e instanceof Error ? e.message : String(e)}`;
+  }
 }
 
 class QuickJsEngine implements TransformEngine {
@@ -37,6 +52,9 @@ class QuickJsEngine implements TransformEngine {
   }
 
   compile(functionName: string, code: string): CompiledUdf | string {
+    if (!/^[A-Za-z_$][\w$]*$/.test(functionName)) return `"${functionName.slice(0, 64)}" is not a JavaScript identifier`;
+    const refused = notAFunctionBody(code);
+    if (refused) return refused;
     const ctx = this.context;
     const name = ctx.newString(functionName);
     const src = ctx.newString(code);
@@ -64,7 +82,7 @@ class QuickJsEngine implements TransformEngine {
     const text = ctx.getString(out);
     out.dispose();
     if (text === "N") return { ok: true, message: null };
-    if (text[0] === "E") return { ok: false, error: bounded(text.slice(1)) };
+    if (text[0] === "E") return { ok: false, error: text === "EInternalError: out of memory" ? MEMORY_LIMIT : bounded(text.slice(1)) };
     const parsed = JSON.parse(text.slice(1)) as { data: string; attributes: Record<string, string> };
     const attributes: Record<string, string> = Object.create(null);
     for (const k of Object.keys(parsed.attributes)) attributes[k] = parsed.attributes[k];
@@ -81,7 +99,7 @@ class QuickJsEngine implements TransformEngine {
       const text = this.errorText(result.error);
       result.error.dispose();
       if (timedOut) return `The function exceeded the time limit of ${SANDBOX_LIMITS.callMillis} ms`;
-      if (/out of memory/i.test(text)) return `The function exceeded the memory limit of ${SANDBOX_LIMITS.memoryBytes / 1048576} MiB`;
+      if (/out of memory/i.test(text)) return MEMORY_LIMIT;
       return bounded(text);
     } catch (err) {
       return bounded(`The JavaScript engine failed: ${String(err)}`);

@@ -150,3 +150,31 @@ describe("hostile UDFs fail their message, and the server keeps serving", () => 
     expect((await receive(sub, 2)).map((m) => m.data.toString())).toEqual(["1:undefined:undefined", "1:undefined:undefined"]);
   }, T);
 });
+
+describe("inspection and metrics", () => {
+  test("a topic's and a subscription's transforms with their counts; Prometheus families", async () => {
+    const topic = await topicWith([DROP_SKIP, udf("strict", "function strict(m) { JSON.parse(m.data); return m; }")]);
+    const [sub] = await topic.createSubscription(unique("s"), { messageTransforms: [UPPER] } as CreateSubscriptionOptions);
+    await topic.publishMessage({ data: Buffer.from("{}") });
+    await topic.publishMessage({ data: Buffer.from("x"), attributes: { skip: "1" } });
+    await failure(topic.publishMessage({ data: Buffer.from("not json") }));
+    await receive(sub, 1);
+    const base = `http://${s.emu.endpoint}/emulator/v1/${topic.name}`;
+    const t = await (await fetch(base)).json();
+    expect(t.messageTransforms).toEqual({
+      steps: [
+        { functionName: "dropSkip", kind: "javascript_udf", failures: 0 },
+        { functionName: "strict", kind: "javascript_udf", failures: 1 },
+      ],
+      transformed: 1,
+      filtered: 1,
+      failed: 1,
+    });
+    const subInfo = await (await fetch(`http://${s.emu.endpoint}/emulator/v1/${sub.name}`)).json();
+    expect(subInfo.messageTransforms.transformed).toBe(1);
+    const metrics = await (await fetch(`http://${s.emu.endpoint}/metrics`)).text();
+    const topicId = topic.name.split("/").pop();
+    expect(metrics).toContain(`pubsub_emulator_transform_failed_messages_total{project="test-project",resource_type="topic",resource="${topicId}"} 1`);
+    expect(metrics).toContain(`pubsub_emulator_filtered_messages_total{project="test-project",resource_type="topic",resource="${topicId}"} 1`);
+  }, T);
+});
