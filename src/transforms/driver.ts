@@ -6,17 +6,19 @@
  * top-level declarations are fresh on every call, and a body that does not parse on its own (an
  * attempt to close the wrapper) is refused.
  *
- * One call's protocol is one string each way: in, JSON `[message, metadata]`; out, "N" (filtered),
- * "M" + JSON `{data, attributes}` or "E" + an error text.
+ * One call's protocol: in, the data and JSON `[attributes, metadata]`; out, one string: "N"
+ * (filtered), "E" + an error text, or "M" + the attributes' JSON + "\n" + the data (JSON escapes
+ * every newline, so the first one ends the attributes). The data, often the bulk, is never
+ * JSON-encoded on either side — except data holding a NUL, which the engine's C strings would cut:
+ * it goes in as a third element of the JSON and comes out as "J" + JSON `[attributes, data]`.
  */
 export const DRIVER = String.raw`(function () {
   "use strict";
   const G = globalThis;
-  const parse = JSON.parse, stringify = JSON.stringify, Fn = Function, ObjectCtor = Object;
+  const parse = JSON.parse, stringify = JSON.stringify, Fn = Function;
   const freeze = Object.freeze, getProto = Object.getPrototypeOf, ownKeys = Reflect.ownKeys;
   const getDesc = Object.getOwnPropertyDescriptor, keys = Object.keys, isArray = Array.isArray;
-  const ErrorCtor = Error, StringCtor = String, hasOwn = Object.prototype.hasOwnProperty;
-  const call = Function.prototype.call.bind(hasOwn);
+  const ErrorCtor = Error, StringCtor = String, create = Object.create;
   const seen = new Set();
   const todo = [G];
   while (todo.length > 0) {
@@ -46,7 +48,7 @@ export const DRIVER = String.raw`(function () {
     const data = out.data;
     if (typeof data !== "string") return "EThe returned object's 'data' is " + (data === undefined ? "missing" : "a " + typeof data) + "; it must be a string";
     const attrs = out.attributes;
-    const clean = new ObjectCtor(null);
+    const clean = create(null);
     if (attrs !== undefined && attrs !== null) {
       if (typeof attrs !== "object" || isArray(attrs)) return "EThe returned object's 'attributes' must be an object of strings";
       for (const k of keys(attrs)) {
@@ -55,17 +57,18 @@ export const DRIVER = String.raw`(function () {
         clean[k] = v;
       }
     }
-    return "M" + stringify({ data: data, attributes: clean });
+    if (data.indexOf("\u0000") >= 0) return "J" + stringify([clean, data]);
+    return "M" + stringify(clean) + "\n" + data;
   }
   return function compile(name, code) {
     new Fn(code);
     const factory = new Fn(code + "\n;return typeof " + name + " === \"function\" ? " + name + " : undefined;");
     if (factory() === undefined) throw new ErrorCtor("no function named " + name + " is declared in the code");
-    return function run(input) {
+    return function run(data, input) {
       try {
         const args = parse(input);
         const fn = factory();
-        return shape(fn(args[0], args[1]));
+        return shape(fn({ data: args.length > 2 ? args[2] : data, attributes: args[0] }, args[1]));
       } catch (e) {
         return "E" + describe(e);
       }

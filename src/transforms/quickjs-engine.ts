@@ -22,6 +22,13 @@ export const SANDBOX_LIMITS = {
 const MAX_ERROR = 500;
 const MEMORY_LIMIT = `The function exceeded the memory limit of ${SANDBOX_LIMITS.memoryBytes / 1048576} MiB`;
 
+/** A parsed attribute map as a null-prototype object: every key, `__proto__` too, stays data. */
+function copyAttributes(parsed: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const k of Object.keys(parsed)) out[k] = parsed[k];
+  return out;
+}
+
 function bounded(text: string): string {
   return text.length > MAX_ERROR ? `${text.slice(0, MAX_ERROR)}…` : text;
 }
@@ -71,11 +78,14 @@ class QuickJsEngine implements TransformEngine {
 
   private call(run: QuickJSHandle, message: UdfMessage, metadata: UdfMetadata): UdfOutcome {
     const ctx = this.context;
-    const input = ctx.newString(JSON.stringify([message, metadata]));
+    const nul = message.data.includes("\0");
+    const data = ctx.newString(nul ? "" : message.data);
+    const input = ctx.newString(JSON.stringify(nul ? [message.attributes, metadata, message.data] : [message.attributes, metadata]));
     let out: QuickJSHandle | string;
     try {
-      out = this.guarded(() => ctx.callFunction(run, ctx.undefined, input));
+      out = this.guarded(() => ctx.callFunction(run, ctx.undefined, data, input));
     } finally {
+      data.dispose();
       input.dispose();
     }
     if (typeof out === "string") return { ok: false, error: out };
@@ -83,10 +93,12 @@ class QuickJsEngine implements TransformEngine {
     out.dispose();
     if (text === "N") return { ok: true, message: null };
     if (text[0] === "E") return { ok: false, error: text === "EInternalError: out of memory" ? MEMORY_LIMIT : bounded(text.slice(1)) };
-    const parsed = JSON.parse(text.slice(1)) as { data: string; attributes: Record<string, string> };
-    const attributes: Record<string, string> = Object.create(null);
-    for (const k of Object.keys(parsed.attributes)) attributes[k] = parsed.attributes[k];
-    return { ok: true, message: { data: parsed.data, attributes } };
+    if (text[0] === "J") {
+      const [attrs, data] = JSON.parse(text.slice(1)) as [Record<string, string>, string];
+      return { ok: true, message: { data, attributes: copyAttributes(attrs) } };
+    }
+    const nl = text.indexOf("\n");
+    return { ok: true, message: { data: text.slice(nl + 1), attributes: copyAttributes(JSON.parse(text.slice(1, nl))) } };
   }
 
   /** Runs one sandbox entry under the deadline; an escaped error (limit, syntax) becomes its text. */

@@ -24,6 +24,14 @@ describe("results", () => {
     expect(compiled("g", "function g() { return null; }").run(msg(), {})).toEqual({ ok: true, message: null });
   });
 
+  test("data holding NULs, newlines and non-ASCII text goes through whole; a __proto__ attribute stays data", () => {
+    const f = compiled("f", "function f(m) { m.attributes.len = String(m.data.length); return m; }");
+    const r = f.run(msg("a\0b\nc\u00e9\u{1F600}", JSON.parse('{"__proto__":"x"}')), {});
+    expect(r.ok && r.message!.data).toBe("a\0b\nc\u00e9\u{1F600}");
+    expect(r.ok && Object.keys(r.message!.attributes).sort()).toEqual(["__proto__", "len"]);
+    expect(r.ok && r.message!.attributes.len).toBe("8");
+  });
+
   test("a bad shape is a failure that says what was wrong", () => {
     const cases: [string, RegExp][] = [
       ["return undefined", /returned undefined/],
