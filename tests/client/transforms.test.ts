@@ -178,3 +178,52 @@ describe("inspection and metrics", () => {
     expect(metrics).toContain(`pubsub_emulator_filtered_messages_total{project="test-project",resource_type="topic",resource="${topicId}"} 1`);
   }, T);
 });
+
+describe("over REST, and what the issue left to us", () => {
+  test("REST create, get and PATCH with updateMask=messageTransforms round-trip them (proto3 JSON)", async () => {
+    const base = `http://${s.emu.endpoint}/v1/projects/test-project`;
+    const id = unique("t");
+    const put = await fetch(`${base}/topics/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ messageTransforms: [UPPER] }) });
+    expect(put.status).toBe(200);
+    const created = await put.json();
+    expect(created.messageTransforms[0].javascriptUdf.functionName).toBe("upper");
+    const patch = await fetch(`${base}/topics/${id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ topic: { name: `projects/test-project/topics/${id}`, messageTransforms: [DROP_SKIP, { ...UPPER, disabled: true }] }, updateMask: "messageTransforms" }),
+    });
+    expect(patch.status).toBe(200);
+    const got = await (await fetch(`${base}/topics/${id}`)).json();
+    expect(got.messageTransforms.map((t: { javascriptUdf: { functionName: string }; disabled?: boolean }) => [t.javascriptUdf.functionName, !!t.disabled])).toEqual([
+      ["dropSkip", false],
+      ["upper", true],
+    ]);
+    const bad = await fetch(`${base}/topics/${id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ topic: { name: `projects/test-project/topics/${id}`, messageTransforms: [{ javascriptUdf: { functionName: "x" } }] }, updateMask: "message_transforms" }),
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toContain("message_transforms[0].javascript_udf.code is required");
+  }, T);
+
+  test("an ai_inference transform is accepted and passes the message through unchanged (no Vertex AI here)", async () => {
+    const topic = await topicWith([{ aiInference: { endpoint: "projects/p/locations/us-central1/endpoints/e" } }, UPPER]);
+    const [sub] = await topic.createSubscription(unique("s"));
+    await topic.publishMessage({ data: Buffer.from("ai") });
+    expect((await receive(sub, 1)).map((m) => m.data.toString())).toEqual(["AI"]);
+  }, T);
+
+  test("without a dead-letter topic, a message the subscription's UDF fails on is held back, never delivered, and counted", async () => {
+    const [topic] = await s.ps.createTopic(unique("t"));
+    const [sub] = await topic.createSubscription(unique("s"), {
+      messageTransforms: [udf("boom", "function boom(m) { if (m.data === 'bad') throw new Error('bad input'); return m; }")],
+    } as CreateSubscriptionOptions);
+    await topic.publishMessage({ data: Buffer.from("bad") });
+    await topic.publishMessage({ data: Buffer.from("good") });
+    expect((await receive(sub, 1, { ms: 1500 })).map((m) => m.data.toString())).toEqual(["good"]);
+    const info = await (await fetch(`http://${s.emu.endpoint}/emulator/v1/${sub.name}`)).json();
+    expect(info.messageTransforms.failed).toBeGreaterThanOrEqual(1);
+    expect(info.backlog).toBe(1);
+  }, T);
+});
