@@ -66,7 +66,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     pullWaitMs: c.pullWaitMs,
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
     memory,
-    transforms: await loadQuickJsEngine(),
+    transforms: loadQuickJsEngine,
   });
   collectAfterRestore(broker);
   try {
@@ -75,6 +75,8 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     close();
     throw e;
   }
+  // Restored or provisioned resources with transforms: their engine is loaded before the port opens.
+  if (broker.needsTransformEngine()) await broker.ensureTransformEngine();
   // Metrics count from the start, so /metrics counters cover every message.
   const counters = new Counters();
   broker.observe(counters);

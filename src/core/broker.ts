@@ -51,8 +51,12 @@ export interface BrokerOptions {
   memory?: MemoryBudget;
   /** How push subscriptions send; without it they hold their messages (core tests). */
   push?: { sender: PushSender; options?: Partial<PushOptions> };
-  /** Runs message_transforms; without it they are validated and stored but never run. */
-  transforms?: TransformEngine;
+  /**
+   * Loads the engine that runs message_transforms, on the first need (ensureTransformEngine): a
+   * server whose resources have none never loads it. Without a loader they are validated and
+   * stored but never run.
+   */
+  transforms?: () => Promise<TransformEngine>;
 }
 
 export class Broker {
@@ -73,13 +77,14 @@ export class Broker {
   readonly schemas: SchemaRegistry;
   readonly iam: IamPolicies;
   private observers = new ObserverSet();
-  readonly transformEngine: TransformEngine | null;
+  transformEngine: TransformEngine | null = null;
+  readonly loadTransformEngine: (() => Promise<TransformEngine>) | null;
   /** Each topic's enabled transforms; absent for a topic without any. */
   private topicChains = new Map<string, TransformChain>();
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
-    this.transformEngine = o.transforms ?? null;
+    this.loadTransformEngine = o.transforms ?? null;
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
@@ -156,6 +161,24 @@ export class Broker {
   private setTopicChain(name: string, chain: TransformChain | null): void {
     if (chain) this.topicChains.set(name, chain);
     else this.topicChains.delete(name);
+  }
+
+  /** Whether a resource has transforms the engine (not loaded yet) should run. */
+  needsTransformEngine(): boolean {
+    if (this.transformEngine || !this.loadTransformEngine) return false;
+    for (const t of this.topics.values()) if (t.config.messageTransforms?.length) return true;
+    for (const s of this.subs.values()) if (s.config.messageTransforms?.length) return true;
+    return false;
+  }
+
+  /** Loads the engine once, then compiles the transforms of every resource that has some. */
+  async ensureTransformEngine(): Promise<void> {
+    if (this.transformEngine || !this.loadTransformEngine) return;
+    const engine = await this.loadTransformEngine();
+    if (this.transformEngine) return;
+    this.transformEngine = engine;
+    for (const t of this.topics.values()) this.setTopicChain(t.name, this.restoredChain(t.config.messageTransforms));
+    for (const s of this.subs.values()) s.transform = this.restoredChain(s.config.messageTransforms);
   }
 
   /** The transforms of a topic or subscription as the operator surface shows them. */

@@ -3,10 +3,13 @@
  * (src/transforms/) holds the sandbox and its clock; the core only compiles and calls.
  */
 
-/** The message a UDF sees: data as a string, attributes as a string map. */
+/**
+ * A message going into or out of a UDF: the data as UTF-8 bytes (the UDF sees them as a string),
+ * attributes as a string map.
+ */
 export interface UdfMessage {
-  data: string;
-  attributes: Record<string, string>;
+  data: Uint8Array;
+  attributes: Readonly<Record<string, string>>;
 }
 
 /** Metadata as the real service passes it; each key only when present. */

@@ -38,12 +38,13 @@ export interface TransformStep {
 }
 
 export type ChainResult =
-  | { kind: "message"; data: Uint8Array; attributes: Record<string, string> }
+  | { kind: "message"; data: Uint8Array; attributes: Readonly<Record<string, string>> }
   | { kind: "filtered" }
   | { kind: "failed"; step: string; error: string };
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const NO_DATA = new Uint8Array(0);
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 
 export class TransformChain {
   transformed = 0;
@@ -54,7 +55,7 @@ export class TransformChain {
 
   /** Runs the enabled steps in order; a filter or a failure stops the chain. */
   apply(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult {
-    let message: UdfMessage = { data: data && data.length ? decoder.decode(data) : "", attributes: { ...attributes } };
+    let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
     for (const step of this.steps) {
       if (!step.udf) continue;
       const out = step.udf.run(message, meta);
@@ -70,7 +71,7 @@ export class TransformChain {
       message = out.message;
     }
     this.transformed++;
-    return { kind: "message", data: encoder.encode(message.data), attributes: message.attributes };
+    return { kind: "message", data: message.data, attributes: message.attributes };
   }
 
   /**
@@ -78,7 +79,7 @@ export class TransformChain {
    * stopping after a filter or a failure. Counts nothing (a test is not traffic).
    */
   trace(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult[] {
-    let message: UdfMessage = { data: data && data.length ? decoder.decode(data) : "", attributes: { ...attributes } };
+    let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
     const out: ChainResult[] = [];
     for (const step of this.steps) {
       const r = step.udf ? step.udf.run(message, meta) : { ok: true as const, message };
@@ -91,7 +92,7 @@ export class TransformChain {
         break;
       }
       message = r.message;
-      out.push({ kind: "message", data: encoder.encode(message.data), attributes: message.attributes });
+      out.push({ kind: "message", data: message.data, attributes: message.attributes });
     }
     return out;
   }
@@ -178,12 +179,12 @@ export function transformAtPublish(chain: TransformChain, messages: readonly Mes
       throw invalid(`Message transform "${r.step}" failed on messages[${i}]: ${r.error}`);
     }
     if (r.kind === "filtered") filtered.push(i);
-    else kept.push({ data: r.data, attributes: r.attributes, orderingKey: m.orderingKey });
+    else kept.push({ data: r.data, attributes: r.attributes as Record<string, string>, orderingKey: m.orderingKey });
   }
   return { kept, filtered };
 }
 
 /** A stored message as one subscription's transforms made it: same id, publish time and key. */
-export function shownMessage(m: StoredMessage, data: Uint8Array, attributes: Record<string, string>): StoredMessage {
+export function shownMessage(m: StoredMessage, data: Uint8Array, attributes: Readonly<Record<string, string>>): StoredMessage {
   return { id: m.id, seq: m.seq, data, attributes, orderingKey: m.orderingKey, publishTime: m.publishTime, size: m.size };
 }

@@ -22,6 +22,50 @@ export const SANDBOX_LIMITS = {
 const MAX_ERROR = 500;
 const MEMORY_LIMIT = `The function exceeded the memory limit of ${SANDBOX_LIMITS.memoryBytes / 1048576} MiB`;
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const EMPTY = new Uint8Array(0);
+const [N, M, J] = [78, 77, 74]; // "N", "M", "J"
+const NEWLINE = 10;
+
+/**
+ * Strings in and out of the interpreter as UTF-8 bytes, straight through the wasm heap: the
+ * library's newString/getString go through JavaScript strings (a decode and an encode per
+ * message, and Emscripten's per-character copy), which cost more than the UDF itself. This uses
+ * the library's internals (context.memory, context.ffi), pinned with its exact version.
+ */
+class Heap {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private readonly c: any;
+
+  constructor(context: QuickJSContext) {
+    this.c = context;
+  }
+
+  /** A QuickJS string from UTF-8 bytes holding no NUL (invalid sequences become U+FFFD). */
+  newString(bytes: Uint8Array): QuickJSHandle {
+    const { module } = this.c.memory;
+    const ptr = module._malloc(bytes.length + 1);
+    module.HEAPU8.set(bytes, ptr);
+    module.HEAPU8[ptr + bytes.length] = 0;
+    try {
+      return this.c.memory.heapValueHandle(this.c.ffi.QTS_NewString(this.c.ctx.value, ptr));
+    } finally {
+      module._free(ptr);
+    }
+  }
+
+  /** A string's UTF-8 bytes (copied out of the heap). */
+  getBytes(handle: QuickJSHandle): Uint8Array {
+    const { module } = this.c.memory;
+    const ptr = this.c.ffi.QTS_GetString(this.c.ctx.value, handle.value);
+    const heap: Uint8Array = module.HEAPU8;
+    const out = heap.slice(ptr, heap.indexOf(0, ptr));
+    this.c.ffi.QTS_FreeCString(this.c.ctx.value, ptr);
+    return out;
+  }
+}
+
 /** A parsed attribute map as a null-prototype object: every key, `__proto__` too, stays data. */
 function copyAttributes(parsed: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
@@ -50,11 +94,14 @@ function notAFunctionBody(code: string): string | null {
 class QuickJsEngine implements TransformEngine {
   private deadline = Infinity;
 
+  private readonly heap: Heap;
+
   constructor(
     private readonly runtime: QuickJSRuntime,
     private readonly context: QuickJSContext,
     private readonly compileFn: QuickJSHandle,
   ) {
+    this.heap = new Heap(context);
     runtime.setInterruptHandler(() => performance.now() > this.deadline);
   }
 
@@ -78,9 +125,9 @@ class QuickJsEngine implements TransformEngine {
 
   private call(run: QuickJSHandle, message: UdfMessage, metadata: UdfMetadata): UdfOutcome {
     const ctx = this.context;
-    const nul = message.data.includes("\0");
-    const data = ctx.newString(nul ? "" : message.data);
-    const input = ctx.newString(JSON.stringify(nul ? [message.attributes, metadata, message.data] : [message.attributes, metadata]));
+    const nul = message.data.includes(0);
+    const data = this.heap.newString(nul ? EMPTY : message.data);
+    const input = ctx.newString(JSON.stringify(nul ? [message.attributes, metadata, decoder.decode(message.data)] : [message.attributes, metadata]));
     let out: QuickJSHandle | string;
     try {
       out = this.guarded(() => ctx.callFunction(run, ctx.undefined, data, input));
@@ -89,16 +136,21 @@ class QuickJsEngine implements TransformEngine {
       input.dispose();
     }
     if (typeof out === "string") return { ok: false, error: out };
-    const text = ctx.getString(out);
+    const bytes = this.heap.getBytes(out);
     out.dispose();
-    if (text === "N") return { ok: true, message: null };
-    if (text[0] === "E") return { ok: false, error: text === "EInternalError: out of memory" ? MEMORY_LIMIT : bounded(text.slice(1)) };
-    if (text[0] === "J") {
-      const [attrs, data] = JSON.parse(text.slice(1)) as [Record<string, string>, string];
-      return { ok: true, message: { data, attributes: copyAttributes(attrs) } };
+    const tag = bytes[0];
+    if (tag === N) return { ok: true, message: null };
+    if (tag === M) {
+      // The attributes' JSON holds no raw newline, so the first one ends it; the rest is the data.
+      const nl = bytes.indexOf(NEWLINE);
+      return { ok: true, message: { data: bytes.subarray(nl + 1), attributes: copyAttributes(JSON.parse(decoder.decode(bytes.subarray(1, nl)))) } };
     }
-    const nl = text.indexOf("\n");
-    return { ok: true, message: { data: text.slice(nl + 1), attributes: copyAttributes(JSON.parse(text.slice(1, nl))) } };
+    const text = decoder.decode(bytes.subarray(1));
+    if (tag === J) {
+      const [attrs, data] = JSON.parse(text) as [Record<string, string>, string];
+      return { ok: true, message: { data: encoder.encode(data), attributes: copyAttributes(attrs) } };
+    }
+    return { ok: false, error: text === "InternalError: out of memory" ? MEMORY_LIMIT : bounded(text) };
   }
 
   /** Runs one sandbox entry under the deadline; an escaped error (limit, syntax) becomes its text. */

@@ -3,15 +3,24 @@
  * the host, nothing kept between calls, and code that tries to escape the function wrapper.
  */
 import { describe, expect, test } from "bun:test";
-import type { CompiledUdf } from "../../src/core/transform-engine.ts";
+import type { UdfMetadata } from "../../src/core/transform-engine.ts";
 import { SANDBOX_LIMITS, loadQuickJsEngine } from "../../src/transforms/quickjs-engine.ts";
 
 const engine = await loadQuickJsEngine();
 
-function compiled(name: string, code: string): CompiledUdf {
+type TextOutcome = { ok: true; message: { data: string; attributes: Record<string, string> } | null } | { ok: false; error: string };
+
+/** A compiled UDF called with text data, its outcome read back as text (the engine works in UTF-8 bytes). */
+function compiled(name: string, code: string): { run(m: { data: string; attributes: Record<string, string> }, meta: UdfMetadata): TextOutcome } {
   const c = engine.compile(name, code);
   if (typeof c === "string") throw new Error(c);
-  return c;
+  return {
+    run(m, meta) {
+      const r = c.run({ data: new TextEncoder().encode(m.data), attributes: m.attributes }, meta);
+      if (!r.ok || r.message === null) return r as TextOutcome;
+      return { ok: true, message: { data: new TextDecoder().decode(r.message.data), attributes: { ...r.message.attributes } } };
+    },
+  };
 }
 
 const msg = (data = "a", attributes: Record<string, string> = {}) => ({ data, attributes });
