@@ -160,9 +160,22 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
   return steps.length ? new TransformChain(steps) : null;
 }
 
-/** Metadata as the real service formats it: publish_time to the second, in UTC. */
+let lastSecond = NaN;
+let lastTime = "";
+
+/** publish_time as the real service formats it, to the second in UTC (the last one is kept: a burst shares it). */
+function secondsTime(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTime = new Date(second * 1000).toISOString().slice(0, 19) + "Z";
+  }
+  return lastTime;
+}
+
+/** The metadata a UDF gets; each key only when known. */
 export function udfMetadata(messageId: string | undefined, publishTime: number, orderingKey: string | undefined): UdfMetadata {
-  const meta: UdfMetadata = { publish_time: new Date(publishTime).toISOString().slice(0, 19) + "Z" };
+  const meta: UdfMetadata = { publish_time: secondsTime(publishTime) };
   if (messageId !== undefined) meta.message_id = messageId;
   if (orderingKey) meta.ordering_key = orderingKey;
   return meta;

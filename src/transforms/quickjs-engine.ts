@@ -55,6 +55,20 @@ class Heap {
     }
   }
 
+  /** A QuickJS string from a host string without NULs (JSON text): encoded straight into the heap. */
+  newText(text: string): QuickJSHandle {
+    const { module } = this.c.memory;
+    const max = text.length * 3 + 1;
+    const ptr = module._malloc(max);
+    const { written } = encoder.encodeInto(text, (module.HEAPU8 as Uint8Array).subarray(ptr, ptr + max - 1));
+    module.HEAPU8[ptr + written] = 0;
+    try {
+      return this.c.memory.heapValueHandle(this.c.ffi.QTS_NewString(this.c.ctx.value, ptr));
+    } finally {
+      module._free(ptr);
+    }
+  }
+
   /** A string's UTF-8 bytes (copied out of the heap). */
   getBytes(handle: QuickJSHandle): Uint8Array {
     const { module } = this.c.memory;
@@ -127,7 +141,7 @@ class QuickJsEngine implements TransformEngine {
     const ctx = this.context;
     const nul = message.data.includes(0);
     const data = this.heap.newString(nul ? EMPTY : message.data);
-    const input = ctx.newString(JSON.stringify(nul ? [message.attributes, metadata, decoder.decode(message.data)] : [message.attributes, metadata]));
+    const input = this.heap.newText(JSON.stringify(nul ? [message.attributes, metadata, decoder.decode(message.data)] : [message.attributes, metadata]));
     let out: QuickJSHandle | string;
     try {
       out = this.guarded(() => ctx.callFunction(run, ctx.undefined, data, input));
