@@ -29,6 +29,7 @@ export const SCENARIOS: Record<string, string> = {
   saturation: "./scenarios/saturation.ts",
   soak: "./scenarios/soak.ts",
   rest: "./scenarios/rest.ts",
+  transforms: "./scenarios/transforms.ts",
 };
 const ALIASES: Record<string, string> = { herd: "thundering-herd", "fan-out": "fanout" };
 

@@ -1,4 +1,5 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
+import { loadQuickJsEngine } from "./transforms/quickjs-engine.ts";
 import type { RequestListener } from "node:http";
 import { Broker } from "./core/broker.ts";
 import type { Store } from "./core/store/store.ts";
@@ -69,6 +70,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable],
     memory,
+    transforms: loadQuickJsEngine,
   });
   collectAfterRestore(broker);
   try {
@@ -77,6 +79,8 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     close();
     throw e;
   }
+  // Restored or provisioned resources with transforms: their engine is loaded before the port opens.
+  if (broker.needsTransformEngine()) await broker.ensureTransformEngine();
   // Metrics count from the start, so /metrics counters cover every message.
   const counters = new Counters();
   broker.observe(counters);

@@ -36,6 +36,8 @@ export interface FlowOptions {
   listen?: boolean;
   /** The subscriptions only keep what is published (nobody receives): windows and drain count publishes. */
   publishOnly?: boolean;
+  /** message_transforms of the topic and of every subscription (the transforms scenario). */
+  topicTransforms?: unknown[]; subTransforms?: unknown[];
   /** Called per first receipt (after latency is recorded); for ordering checks. */
   onFirst?: (m: Message, sub: number, seq: number) => void;
 }
@@ -62,11 +64,11 @@ export class Flow {
     const f = new Flow(o);
     f.pubClient = client(o.target);
     f.subClient = o.subs > 0 ? client(o.target) : f.pubClient;
-    const [topic] = await withTimeout(f.pubClient.createTopic(o.name), 15000, "createTopic");
+    const [topic] = await withTimeout(f.pubClient.createTopic(o.topicTransforms ? { name: o.name, messageTransforms: o.topicTransforms } as never : o.name), 15000, "createTopic");
     f.topic = f.pubClient.topic(topic.name, { ...o.publisher, messageOrdering: !!o.ordered });
     for (let i = 0; i < o.subs; i++) {
       const subName = `${o.name}-s${i}`;
-      await withTimeout(f.pubClient.createSubscription(topic.name, subName, { enableMessageOrdering: !!o.ordered }), 15000, "createSubscription");
+      await withTimeout(f.pubClient.createSubscription(topic.name, subName, { enableMessageOrdering: !!o.ordered, ...(o.subTransforms ? { messageTransforms: o.subTransforms } : {}) } as never), 15000, "createSubscription");
       const d = new Deliveries();
       f.deliveries.push(d);
       f.subNames.push(`projects/${PROJECT}/subscriptions/${subName}`);

@@ -48,13 +48,21 @@ function asset(res: ServerResponse, type: string, body: string): void {
   res.end(body);
 }
 
+/** A resource's enabled message transforms for its row: names, and failures when there were any. */
+function transformsLabel(broker: DashboardDeps["broker"], name: string): string {
+  const t = broker.transformsOf(name)?.summary();
+  if (!t) return "";
+  const names = t.steps.map((s) => s.functionName).join(", ");
+  return t.failed ? `${names} (${t.failed} failed)` : names;
+}
+
 export function snapshot(deps: DashboardDeps) {
   return {
     sentAt: Date.now(),
     clock: clockState(deps.clock),
     totals: deps.counters.totals,
-    topics: topicStats(deps.broker, deps.counters),
-    subscriptions: subscriptionStats(deps.broker, deps.counters),
+    topics: topicStats(deps.broker, deps.counters).map((t) => ({ ...t, transforms: transformsLabel(deps.broker, t.name) })),
+    subscriptions: subscriptionStats(deps.broker, deps.counters).map((s) => ({ ...s, transforms: transformsLabel(deps.broker, s.name) })),
     faults: deps.faults.list().map(faultView),
     history: { capacity: deps.history.capacity, messages: deps.history.size },
   };

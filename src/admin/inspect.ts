@@ -48,6 +48,7 @@ export function subscriptionSummary(deps: InspectDeps, name: string) {
     detached: c.detached,
     ...gauges(sub, deps.broker.clock.now()),
     ...deps.counters.subscriptions.get(name),
+    messageTransforms: sub.transform?.summary() ?? null,
   };
 }
 
@@ -97,7 +98,7 @@ export function inspectRoutes(router: Router, deps: InspectDeps): void {
     const name = `projects/${ctx.params.project}/topics/${ctx.params.topic}`;
     const topic = broker.getTopic(name);
     const subs = broker.listTopicSubscriptions(name, 1000).items;
-    return { name: topic.name, subscriptions: subs, ...deps.counters.topics.get(name) };
+    return { name: topic.name, subscriptions: subs, ...deps.counters.topics.get(name), messageTransforms: broker.transformsOf(name)?.summary() ?? null };
   });
   router.add("GET", "/emulator/v1/messages/:id", (ctx) => {
     const record = deps.history.get(ctx.params.id);

@@ -120,6 +120,7 @@ export function prometheus(deps: MetricsDeps): string {
   const rows = P + "export_rows_written_total";
   w.family(rows, "counter", "Rows written by BigQuery and Bigtable subscriptions.");
   for (const s of subs) if (s.exportKind) w.sample(rows, { ...subLabels(s), kind: s.exportKind, state: s.exportState }, s.rowsWritten);
+  transformFamilies(w, deps.broker);
   const stats = deps.broker.stats();
   w.family(P + "topics", "gauge", "Topics.");
   w.sample(P + "topics", {}, stats.topics);
@@ -127,6 +128,29 @@ export function prometheus(deps: MetricsDeps): string {
   w.sample(P + "subscriptions", {}, stats.subscriptions);
   processFamilies(w, deps.memoryBudget?.() ?? null);
   return w.lines.join("\n") + "\n";
+}
+
+/** Message transforms: per topic or subscription that has enabled ones (since they were last set). */
+function transformFamilies(w: Writer, broker: Broker): void {
+  const P = "pubsub_emulator_";
+  const rows: { labels: Record<string, string>; chain: NonNullable<ReturnType<Broker["transformsOf"]>> }[] = [];
+  const { topics, subscriptions } = broker.resources();
+  for (const t of topics) {
+    const chain = broker.transformsOf(t.name);
+    if (chain && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], resource_type: "topic", resource: split(t.name)[1] }, chain });
+  }
+  for (const s of subscriptions) {
+    if (s.transform && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(s.name)[0], resource_type: "subscription", resource: split(s.name)[1] }, chain: s.transform });
+  }
+  const families: [string, string, (c: (typeof rows)[number]["chain"]) => number][] = [
+    ["transformed_messages_total", "Messages that passed every message transform of the resource.", (c) => c.transformed],
+    ["filtered_messages_total", "Messages a message transform filtered out (returned null).", (c) => c.filtered],
+    ["transform_failed_messages_total", "Messages a message transform failed on (threw, bad result, time or memory limit).", (c) => c.failed],
+  ];
+  for (const [name, help, value] of families) {
+    w.family(P + name, "counter", help);
+    for (const r of rows) w.sample(P + name, r.labels, value(r.chain));
+  }
 }
 
 function processFamilies(w: Writer, budget: ReturnType<MemoryBudgetProbe>): void {

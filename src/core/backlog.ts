@@ -15,6 +15,8 @@ import type { EntryState } from "./store/store.ts";
  */
 export interface Entry extends EntryState {
   readonly msg: StoredMessage;
+  /** What the subscription's transforms made of msg (null: not run yet, or none configured); every delivery shows it. */
+  shown: StoredMessage | null;
   /** Deliveries so far. */
   attempts: number;
   acked: boolean;
@@ -27,7 +29,7 @@ export interface Entry extends EntryState {
 }
 
 export function newEntry(msg: StoredMessage, attempts = 0, acked = false): Entry {
-  return { msg, attempts, acked, gone: false, lease: null, keyQueue: null, prev: null, next: null };
+  return { msg, shown: null, attempts, acked, gone: false, lease: null, keyQueue: null, prev: null, next: null };
 }
 
 export interface Lease extends HeapEntry {

@@ -34,6 +34,8 @@ import { MemoryStore } from "./store/memory-store.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
+import type { TransformEngine } from "./transform-engine.ts";
+import { compileTransforms, transformAtPublish, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export type { PullHandle } from "./pull.ts";
 
@@ -53,6 +55,12 @@ export interface BrokerOptions {
   push?: { sender: PushSender; options?: Partial<PushOptions> };
   /** The export delivery kinds (BigQuery, Bigtable); without them such subscriptions hold their messages. */
   exports?: (broker: Broker) => readonly ExportKind[];
+  /**
+   * Loads the engine that runs message_transforms, on the first need (ensureTransformEngine): a
+   * server whose resources have none never loads it. Without a loader they are validated and
+   * stored but never run.
+   */
+  transforms?: () => Promise<TransformEngine>;
 }
 
 export class Broker {
@@ -74,9 +82,14 @@ export class Broker {
   readonly schemas: SchemaRegistry;
   readonly iam: IamPolicies;
   private observers = new ObserverSet();
+  transformEngine: TransformEngine | null = null;
+  readonly loadTransformEngine: (() => Promise<TransformEngine>) | null;
+  /** Each topic's enabled transforms; absent for a topic without any. */
+  private topicChains = new Map<string, TransformChain>();
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
+    this.loadTransformEngine = o.transforms ?? null;
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
@@ -124,6 +137,7 @@ export class Broker {
         this.store.putTopic(t);
       }
       this.topics.set(t.name, new Topic(t, this.store, this.clock));
+      this.setTopicChain(t.name, this.restoredChain(t.messageTransforms));
       this.topicSchemas.set(t.name, schema);
     }
     for (const { config, createdSeq, entries } of kept.subscriptions) {
@@ -144,9 +158,47 @@ export class Broker {
     this.iam.restore(kept.policies);
   }
 
-  private newSubscription(config: SubscriptionResource, createdSeq = this.store.nextSeq): Subscription {
+  /** A stored resource's transforms compiled again; one this engine refuses runs none (never fails a restart). */
+  private restoredChain(list: readonly unknown[] | undefined): TransformChain | null {
+    try {
+      return compileTransforms(list, this.transformEngine);
+    } catch {
+      return null;
+    }
+  }
+
+  private setTopicChain(name: string, chain: TransformChain | null): void {
+    if (chain) this.topicChains.set(name, chain);
+    else this.topicChains.delete(name);
+  }
+
+  /** Whether a resource has transforms the engine (not loaded yet) should run. */
+  needsTransformEngine(): boolean {
+    if (this.transformEngine || !this.loadTransformEngine) return false;
+    for (const t of this.topics.values()) if (t.config.messageTransforms?.length) return true;
+    for (const s of this.subs.values()) if (s.config.messageTransforms?.length) return true;
+    return false;
+  }
+
+  /** Loads the engine once, then compiles the transforms of every resource that has some. */
+  async ensureTransformEngine(): Promise<void> {
+    if (this.transformEngine || !this.loadTransformEngine) return;
+    const engine = await this.loadTransformEngine();
+    if (this.transformEngine) return;
+    this.transformEngine = engine;
+    for (const t of this.topics.values()) this.setTopicChain(t.name, this.restoredChain(t.config.messageTransforms));
+    for (const s of this.subs.values()) s.transform = this.restoredChain(s.config.messageTransforms);
+  }
+
+  /** The transforms of a topic or subscription as the operator surface shows them. */
+  transformsOf(name: string): TransformChain | null {
+    return this.topicChains.get(name) ?? this.subs.get(name)?.transform ?? null;
+  }
+
+  private newSubscription(config: SubscriptionResource, createdSeq = this.store.nextSeq, chain?: TransformChain | null): Subscription {
     const hooks = { deadLetter: (s: Subscription, e: Entry) => this.deadLetter(s, e) };
     const sub = new Subscription(config, this.clock, this.store, hooks, this.fillWaitMs, createdSeq);
+    sub.transform = chain === undefined ? this.restoredChain(config.messageTransforms) : chain;
     sub.matches = compileFilter(config.filter);
     sub.filtered = config.filter !== "";
     sub.observer = this.events;
@@ -160,11 +212,13 @@ export class Broker {
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
     const config = normalizeTopic(input);
     const schema = this.topicSchemas.resolve(config);
+    const chain = compileTransforms(config.messageTransforms, this.transformEngine);
     const topic = new Topic(config, this.store, this.clock);
     topic.observer = this.events;
     this.store.putTopic(topic.config);
     this.topics.set(topic.name, topic);
     this.topicSchemas.set(topic.name, schema);
+    this.setTopicChain(topic.name, chain);
     this.events?.resourceChanged("topic", "created", topic.name);
     return topic.config;
   }
@@ -177,9 +231,11 @@ export class Broker {
     const topic = this.topic(input.name);
     const next = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
     const schema = this.topicSchemas.resolve(next);
+    const chain = compileTransforms(next.messageTransforms, this.transformEngine);
     this.store.putTopic(next);
     topic.configure(next);
     this.topicSchemas.set(topic.name, schema);
+    this.setTopicChain(topic.name, chain);
     this.events?.resourceChanged("topic", "updated", topic.name);
     return next;
   }
@@ -211,6 +267,7 @@ export class Broker {
     topic.close();
     this.topics.delete(name);
     this.topicSchemas.set(name, undefined);
+    this.topicChains.delete(name);
     this.iam.drop(name);
     this.events?.resourceChanged("topic", "deleted", name);
   }
@@ -219,10 +276,58 @@ export class Broker {
   publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
     const topic = this.topic(topicName);
     const sizes = checkPublish(messages, requestBytes);
+    const chain = this.topicChains.get(topicName);
+    if (chain) return this.publishTransformed(topic, chain, messages);
     let bytes = 0;
     for (const s of sizes) bytes += s;
     this.memory.admit(sizes.length, bytes);
     return topic.publish(this.topicSchemas.apply(topicName, messages), sizes, this.clock.now());
+  }
+
+  /**
+   * Publish through the topic's transforms: what they return is checked against the message limits
+   * and stored; a filtered message is acknowledged with an id taken from the same sequence that is
+   * never stored, so ids stay unique.
+   */
+  private publishTransformed(topic: Topic, chain: TransformChain, messages: readonly MessageInput[]): string[] {
+    const { kept, filtered } = transformAtPublish(chain, messages, this.clock.now());
+    let stored: string[] = [];
+    if (kept.length > 0) {
+      const sizes = checkPublish(kept);
+      let bytes = 0;
+      for (const s of sizes) bytes += s;
+      this.memory.admit(sizes.length, bytes);
+      stored = topic.publish(this.topicSchemas.apply(topic.name, kept), sizes, this.clock.now());
+    }
+    if (filtered.length === 0) return stored;
+    let seq = this.store.skipSeqs(filtered.length);
+    const ids = new Array<string>(messages.length);
+    let f = 0;
+    let k = 0;
+    for (let i = 0; i < messages.length; i++) ids[i] = filtered[f] === i ? (f++, String(seq++)) : stored[k++];
+    return ids;
+  }
+
+  /**
+   * TestMessageTransforms: `transforms` (ad hoc), or those of a topic or a subscription, traced on
+   * one message. Validation errors are INVALID_ARGUMENT; a missing resource NOT_FOUND.
+   */
+  testTransforms(project: string, message: MessageInput, source: { transforms?: unknown[]; topic?: string; subscription?: string }): ChainResult[] {
+    parseProject(project);
+    if (!this.transformEngine) throw new PubSubError("UNIMPLEMENTED", "This emulator was started without a JavaScript engine for message transforms.");
+    let chain: TransformChain | null;
+    if (source.topic) chain = (this.topic(source.topic), this.topicChains.get(source.topic) ?? null);
+    else if (source.subscription) chain = this.subscription(source.subscription).transform;
+    else if (source.transforms?.length) chain = compileTransforms(source.transforms, this.transformEngine);
+    else throw invalid("One of message_transforms, topic or subscription must be set.");
+    return chain ? chain.trace(message.data, message.attributes, udfMetadata(undefined, this.clock.now(), message.orderingKey)) : [];
+  }
+
+  /** ValidateMessageTransform: one transform, checked and compiled as a create would. */
+  validateTransform(project: string, transform: unknown): void {
+    parseProject(project);
+    if (!transform) throw invalid("message_transform is required.");
+    compileTransforms([transform], this.transformEngine, "message_transform");
   }
 
   // ---- subscriptions ----
@@ -237,7 +342,8 @@ export class Broker {
     normalizeExportConfigs(config);
     compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
-    const sub = this.newSubscription(config);
+    const chain = compileTransforms(config.messageTransforms, this.transformEngine);
+    const sub = this.newSubscription(config, undefined, chain);
     sub.topic = topic;
     this.store.putSubscription(config, sub.createdSeq);
     this.subs.set(sub.name, sub);
@@ -259,8 +365,10 @@ export class Broker {
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
     next.pushConfig = normalizePushConfig(next.pushConfig, sub.config.pushConfig);
     normalizeExportConfigs(next, sub.config);
+    const chain = compileTransforms(next.messageTransforms, this.transformEngine);
     const prev = sub.config;
     this.setConfig(sub, next);
+    sub.transform = chain;
     if (prev.messageRetentionDuration !== next.messageRetentionDuration || prev.retainAckedMessages !== next.retainAckedMessages) {
       sub.retentionChanged();
     }

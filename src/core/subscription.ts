@@ -13,6 +13,7 @@ import type { Delivery } from "./message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
 import type { Store } from "./store/store.ts";
 import { SubscriptionState } from "./subscription-state.ts";
+import { shownMessage, udfMetadata, type TransformChain } from "./transforms.ts";
 
 export interface SubscriptionHooks {
   /** Forwards a message that ran out of delivery attempts; true when it was accepted. */
@@ -29,6 +30,8 @@ export class Subscription extends SubscriptionState {
   private fillTimer: unknown = null;
   /** Broker events; null (one check on the hot path) when nothing listens. */
   observer: BrokerObserver | null = null;
+  /** The enabled message_transforms, run once per message at its first delivery; null for none. */
+  transform: TransformChain | null = null;
 
   constructor(
     config: SubscriptionResource,
@@ -219,6 +222,7 @@ export class Subscription extends SubscriptionState {
       let e: Entry | undefined = this.backlog.next(now, run);
       if (!e && run) e = this.backlog.next(now, (run = null));
       if (!e) break;
+      if (this.transform && e.shown === null && !this.transformEntry(e, now)) continue;
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
         this.backlog.untake(e);
@@ -241,7 +245,39 @@ export class Subscription extends SubscriptionState {
     c.outstanding++;
     c.outstandingBytes += e.msg.size;
     this.observer?.delivered(this.name, e.msg, ackId, e.attempts, deadline);
-    return { ackId, message: e.msg, deliveryAttempt: e.attempts };
+    return { ackId, message: e.shown ?? e.msg, deliveryAttempt: e.attempts };
+  }
+
+  /**
+   * Runs the transforms on a message taken for its first delivery. False when it is not to be
+   * delivered: filtered (settled as acknowledged) or failed (dead-lettered, or without a
+   * dead-letter topic returned like an expired delivery, after the ack deadline or the backoff).
+   */
+  private transformEntry(e: Entry, now: number): boolean {
+    const m = e.msg;
+    const r = this.transform!.apply(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
+    if (r.kind === "message") {
+      e.shown = shownMessage(m, r.data, r.attributes);
+      return true;
+    }
+    if (r.kind === "filtered") {
+      this.backlog.settled(e);
+      if (this.config.retainAckedMessages) {
+        e.acked = true;
+        this.store.updateEntries(this.name, [e]);
+      } else {
+        this.unhold(e);
+        this.store.removeEntries(this.name, [e]);
+      }
+      return false;
+    }
+    e.attempts++;
+    if (this.config.deadLetterPolicy && this.deadLetter(e)) return false;
+    const notBefore = now + Math.max(this.backoff(e.attempts), this.config.ackDeadlineSeconds * SECOND);
+    const later = this.backlog.returnEntry(e, notBefore, now);
+    for (const x of later) if (x.lease) this.endLease(x.lease);
+    this.delay(e, notBefore);
+    return false;
   }
 
   protected leaseDue(lease: Lease, now: number): void {

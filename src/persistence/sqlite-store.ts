@@ -237,13 +237,24 @@ export class SqliteStore extends MemoryStore {
 
   // ---- the log ----
 
+  /** Skipped seqs are reserved like appended ones, so an id given to a filtered message is never reused. */
+  override skipSeqs(n: number): number {
+    const first = super.skipSeqs(n);
+    this.transaction(() => this.reserveSeqs());
+    return first;
+  }
+
+  private reserveSeqs(): void {
+    if (this.nextSeq > this.reservedSeq) {
+      this.reservedSeq = this.nextSeq + SEQ_BLOCK;
+      this.q.setMeta.run(this.reservedSeq, "next_seq");
+    }
+  }
+
   override append(topic: string, inputs: readonly MessageInput[], sizes: readonly number[], publishTime: number, log: boolean): StoredMessage[] {
     const out = super.append(topic, inputs, sizes, publishTime, log);
     this.transaction(() => {
-      if (this.nextSeq > this.reservedSeq) {
-        this.reservedSeq = this.nextSeq + SEQ_BLOCK;
-        this.q.setMeta.run(this.reservedSeq, "next_seq");
-      }
+      this.reserveSeqs();
       if (!log) return;
       const topicId = this.topicIds.get(topic) ?? null;
       for (const m of out) this.insertMessage(m, topicId);

@@ -8,6 +8,7 @@ import { PubSubError } from "../core/errors.ts";
 import type { CallContext, RpcTable } from "../rpc/table.ts";
 import { messageToJson } from "./proto-json.ts";
 import { publishRequest, pullResponseJson } from "./publish-pull.ts";
+import { callRestOnly, matchRestOnly } from "./rest-only.ts";
 import { findRoute, type Route } from "./routes.ts";
 import { errorResponse } from "./status.ts";
 import { responseOptions, transcode, type ResponseOptions } from "./transcode.ts";
@@ -105,21 +106,25 @@ function httpMethod(req: IncomingMessage): string {
 
 const OVERRIDABLE = new Set(["GET", "PUT", "PATCH", "DELETE"]);
 
+/** The request's JSON body, or undefined when it has none. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const buf = await readBody(req);
+  if (!buf.length) return undefined;
+  checkContentType(req);
+  return parseJson(buf);
+}
+
 async function serve(table: RpcTable, req: IncomingMessage, res: ServerResponse, url: URL, opts: ResponseOptions): Promise<void> {
   const method = httpMethod(req);
+  const restOnly = matchRestOnly(method, url.pathname);
+  if (restOnly) return send(res, 200, await callRestOnly(table, restOnly, await readJson(req)), opts.pretty);
   const found = findRoute(method, url.pathname);
   if (!found) throw new PubSubError("NOT_FOUND", `Method not found. (${method} ${url.pathname.slice(0, 200)})`);
   if ("allowed" in found) {
     throw new PubSubError("NOT_FOUND", `Method not found. (${method} ${url.pathname.slice(0, 200)} takes ${found.allowed.join(", ")})`);
   }
   const { route, bound } = found;
-  const buf = await readBody(req);
-  let json: unknown;
-  if (buf.length) {
-    checkContentType(req);
-    json = parseJson(buf);
-  }
-  const request = transcode(route, bound, url.searchParams, json);
+  const request = transcode(route, bound, url.searchParams, await readJson(req));
   const fn = table.unary.get(route.key);
   if (!fn) throw new PubSubError("UNIMPLEMENTED", `${route.key} is not implemented by this emulator yet.`);
   const ctx: CallContext = {

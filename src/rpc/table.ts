@@ -8,6 +8,7 @@
 import type { Broker } from "../core/broker.ts";
 import { StreamSession, type StreamRequest, type StreamSink } from "../core/stream-session.ts";
 import { iamRpcs } from "./iam.ts";
+import { messageTransformRpcs } from "./message-transforms.ts";
 import { publisherRpcs } from "./publisher.ts";
 import { schemaRpcs } from "./schema.ts";
 import { subscriberRpcs } from "./subscriber.ts";
@@ -47,11 +48,36 @@ export function implementedRpcs(broker: Broker): Map<string, UnaryRpc> {
   add("Subscriber", subscriberRpcs(broker));
   add("SchemaService", schemaRpcs(broker));
   add("IAMPolicy", iamRpcs(broker));
+  add("Projects", messageTransformRpcs(broker));
   return unary;
+}
+
+/** The RPCs that may carry message_transforms (the request itself, or its topic / subscription). */
+const TRANSFORM_CARRIERS = ["Publisher.CreateTopic", "Publisher.UpdateTopic", "Subscriber.CreateSubscription", "Subscriber.UpdateSubscription"];
+
+const carriesTransforms = (req: ProtoObject | null | undefined): boolean =>
+  !!(req?.messageTransforms?.length || req?.topic?.messageTransforms?.length || req?.subscription?.messageTransforms?.length);
+
+/**
+ * The transform engine is loaded on the first request that needs it, before the broker (which is
+ * synchronous) sees that request; until then no RPC pays anything for it.
+ */
+function loadEngineFirst(broker: Broker, unary: Map<string, UnaryRpc>): void {
+  const wrap = (name: string, needs: (req: ProtoObject) => boolean) => {
+    const fn = unary.get(name);
+    if (!fn) return;
+    unary.set(name, (req, ctx) => {
+      if (broker.transformEngine || !needs(req)) return fn(req, ctx);
+      return broker.ensureTransformEngine().then(() => fn(req, ctx));
+    });
+  };
+  for (const name of TRANSFORM_CARRIERS) wrap(name, carriesTransforms);
+  for (const name of ["Projects.ValidateMessageTransform", "Projects.TestMessageTransforms"]) wrap(name, () => true);
 }
 
 export function createRpcTable(broker: Broker): RpcTable {
   const unary = implementedRpcs(broker);
+  loadEngineFirst(broker, unary);
   // A method a refreshed proto adds answers UNIMPLEMENTED on every transport until it has a handler.
   for (const [name, fn] of unimplementedRpcs()) if (!unary.has(name)) unary.set(name, fn);
   return { unary, openStream: (first, sink) => new StreamSession(broker, first, sink) };

@@ -26,6 +26,10 @@ export class RowStore implements Store {
   rows = new Map<string, Map<number, Row>>();
   transactions = 0;
 
+  skipSeqs(n: number): number {
+    return this.mem.skipSeqs(n);
+  }
+
   get nextSeq() {
     return this.mem.nextSeq;
   }

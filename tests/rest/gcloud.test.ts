@@ -3,7 +3,7 @@
  * --auto-ack, delete. gcloud must be installed (.ci/run installs it); a missing binary fails here.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
@@ -100,4 +100,41 @@ test(
     expect(pulled).toContain("not supported for BigQuery subscriptions");
   },
   5 * RUN_TIMEOUT_MS,
+);
+
+test(
+  "gcloud pubsub message-transforms validate and test; topics create --message-transforms-file",
+  async () => {
+    const upper = { javascriptUdf: { functionName: "upper", code: "function upper(m, md) { m.data = m.data.toUpperCase(); m.attributes.by = 'udf'; return m; }" } };
+    const drop = { javascriptUdf: { functionName: "drop", code: "function drop(m) { return m.attributes.skip ? null : m; }" } };
+    const boom = { javascriptUdf: { functionName: "boom", code: "function boom(m) { throw new Error('no thanks'); }" } };
+    const one = join(config, "one.json");
+    const list = join(config, "list.yaml");
+    const broken = join(config, "broken.json");
+    writeFileSync(one, JSON.stringify(upper));
+    writeFileSync(list, JSON.stringify([drop, upper, boom]));
+    writeFileSync(broken, JSON.stringify({ javascriptUdf: { functionName: "broken", code: "function broken(m) { return m" } }));
+
+    await gcloud("message-transforms", "validate", "--message-transform-file", one);
+    await expect(gcloud("message-transforms", "validate", "--message-transform-file", broken)).rejects.toThrow(/INVALID_ARGUMENT|not valid/);
+
+    // gcloud prints one entry per step: a transformed message (data decoded), or the filtered/failed marker.
+    type Step = { data?: string; attributes?: Record<string, string>; filteredMessage?: object; failedMessage?: { error: { code: number; message: string } } };
+    const steps = JSON.parse(await gcloud("message-transforms", "test", "--message", "hi", "--message-transforms-file", list, "--format=json")) as Step[];
+    expect(steps).toHaveLength(3);
+    expect(steps[0]).toEqual({ data: "hi" });
+    expect(steps[1]).toEqual({ data: "HI", attributes: { by: "udf" } });
+    expect(steps[2].failedMessage!.error.code).toBe(3);
+    expect(steps[2].failedMessage!.error.message).toContain("no thanks");
+    const filtered = JSON.parse(await gcloud("message-transforms", "test", "--attribute", "skip=1", "--message-transforms-file", list, "--format=json"));
+    expect(filtered).toEqual([{ filteredMessage: {} }]);
+
+    const topic = unique("gc-smt");
+    await gcloud("topics", "create", topic, "--message-transforms-file", join(config, "list.yaml"));
+    const described = JSON.parse(await gcloud("topics", "describe", topic, "--format=json"));
+    expect(described.messageTransforms.map((t: typeof upper) => t.javascriptUdf.functionName)).toEqual(["drop", "upper", "boom"]);
+    const viaTopic = JSON.parse(await gcloud("message-transforms", "test", "--message", "x", "--topic", topic, "--format=json")) as Step[];
+    expect(viaTopic.map((s) => s.data ?? "failed")).toEqual(["x", "X", "failed"]);
+  },
+  RUN_TIMEOUT_MS * 4,
 );

@@ -45,7 +45,7 @@ function render(snap) {
 function renderTopics(topics) {
   $("#topic-count").textContent = `(${topics.length})`;
   topics.sort((a, b) => (a.name < b.name ? -1 : 1));
-  const rows = syncTable($("#topics tbody"), topics, (t) => t.name, (t) => [t.name, t.subscriptions, t.published],
+  const rows = syncTable($("#topics tbody"), topics, (t) => t.name, (t) => [t.name, t.subscriptions, t.published, t.transforms],
     (t) => button("delete", async () => confirm(`Delete ${t.name}?`) && (await api("DELETE", pathOf(t.name)))));
   for (const [name, tr] of rows) {
     tr.className = "pick" + (name === state.selectedTopic ? " selected" : "");
@@ -66,7 +66,7 @@ function renderSubs(subs) {
   const shown = (filter ? subs.filter((s) => s.name.includes(filter)) : subs).sort((a, b) => (a.name < b.name ? -1 : 1));
   $("#sub-count").textContent = filter ? `(${shown.length} of ${subs.length})` : `(${subs.length})`;
   const rows = syncTable($("#subs tbody"), shown, (s) => s.name,
-    (s) => [short(s.name), s.backlog, age(s.oldestUnackedAgeSeconds), s.outstanding, s.openStreams, s.delivered, s.acked, s.nacked, s.expired, s.deadLettered, rowsCell(s)],
+    (s) => [short(s.name), s.backlog, age(s.oldestUnackedAgeSeconds), s.outstanding, s.openStreams, s.delivered, s.acked, s.nacked, s.expired, s.deadLettered, rowsCell(s), s.transforms],
     (s) => button("delete", async () => confirm(`Delete ${s.name}?`) && (await api("DELETE", pathOf(s.name)))));
   for (const [name, tr] of rows) {
     tr.className = "pick" + (name === state.selectedSub ? " selected" : "");

@@ -33,6 +33,12 @@ export class HeldMessage implements StoredMessage {
 
 export class MemoryStore implements Store {
   nextSeq = 1;
+
+  skipSeqs(n: number): number {
+    const first = this.nextSeq;
+    this.nextSeq += n;
+    return first;
+  }
   heldMessages = 0;
   heldBytes = 0;
   private ackSeq = 0;

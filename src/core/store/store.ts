@@ -64,6 +64,8 @@ export interface Store {
   readonly nextSeq: number;
   /** A fresh ack id, never handed out before by this store (a durable one adds a restart epoch). */
   nextAckId(): string;
+  /** Takes `n` seqs for messages never stored (filtered by a topic transform); returns the first. */
+  skipSeqs(n: number): number;
   /** Messages held by at least one holder, and their bytes (StoredMessage.size). */
   readonly heldMessages: number;
   readonly heldBytes: number;

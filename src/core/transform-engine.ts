@@ -1,0 +1,32 @@
+/**
+ * What the core needs from a JavaScript engine to run message transforms. The engine itself
+ * (src/transforms/) holds the sandbox and its clock; the core only compiles and calls.
+ */
+
+/**
+ * A message going into or out of a UDF: the data as UTF-8 bytes (the UDF sees them as a string),
+ * attributes as a string map.
+ */
+export interface UdfMessage {
+  data: Uint8Array;
+  attributes: Readonly<Record<string, string>>;
+}
+
+/** Metadata as the real service passes it; each key only when present. */
+export interface UdfMetadata {
+  message_id?: string;
+  publish_time?: string;
+  ordering_key?: string;
+}
+
+/** One call's outcome: the new message, null when the UDF filtered it, or an error text. */
+export type UdfOutcome = { ok: true; message: UdfMessage | null } | { ok: false; error: string };
+
+export interface CompiledUdf {
+  run(message: UdfMessage, metadata: UdfMetadata): UdfOutcome;
+}
+
+export interface TransformEngine {
+  /** Compiles `code` and finds `functionName` in it; a string is the compile error. */
+  compile(functionName: string, code: string): CompiledUdf | string;
+}

@@ -1,0 +1,203 @@
+/**
+ * Single Message Transforms: the message_transforms contract (validation as the real service
+ * applies it) and a TransformChain, the enabled transforms of one topic or subscription compiled
+ * by the TransformEngine and applied in order to one message.
+ */
+import { echo } from "./bounded.ts";
+import { invalid } from "./errors.ts";
+import type { MessageInput, StoredMessage } from "./message.ts";
+import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata } from "./transform-engine.ts";
+
+export const TRANSFORM_LIMITS = {
+  maxEnabled: 5,
+  /** Ours (the real service documents none we could find): bytes of one UDF's code. */
+  codeBytes: 64 * 1024,
+  functionNameChars: 128,
+} as const;
+
+interface TransformProto {
+  javascriptUdf?: { functionName?: string; code?: string } | null;
+  aiInference?: unknown;
+  enabled?: boolean;
+  disabled?: boolean;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const RESERVED = new Set(
+  ("break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
+    "import in instanceof new null return super switch this throw true try typeof var void while with yield let static " +
+    "implements interface package private protected public await arguments eval undefined").split(" "),
+);
+
+/** One step: a compiled UDF, or an ai_inference transform (passed through: no Vertex AI here). */
+export interface TransformStep {
+  readonly name: string;
+  readonly kind: "javascript_udf" | "ai_inference";
+  readonly udf: CompiledUdf | null;
+  failures: number;
+}
+
+export type ChainResult =
+  | { kind: "message"; data: Uint8Array; attributes: Readonly<Record<string, string>> }
+  | { kind: "filtered" }
+  | { kind: "failed"; step: string; error: string };
+
+const encoder = new TextEncoder();
+const NO_DATA = new Uint8Array(0);
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
+
+export class TransformChain {
+  transformed = 0;
+  filtered = 0;
+  failed = 0;
+
+  constructor(readonly steps: readonly TransformStep[]) {}
+
+  /** Runs the enabled steps in order; a filter or a failure stops the chain. */
+  apply(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult {
+    let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
+    for (const step of this.steps) {
+      if (!step.udf) continue;
+      const out = step.udf.run(message, meta);
+      if (!out.ok) {
+        step.failures++;
+        this.failed++;
+        return { kind: "failed", step: step.name, error: out.error };
+      }
+      if (out.message === null) {
+        this.filtered++;
+        return { kind: "filtered" };
+      }
+      message = out.message;
+    }
+    this.transformed++;
+    return { kind: "message", data: message.data, attributes: message.attributes };
+  }
+
+  /**
+   * One result per enabled step, as TestMessageTransforms answers: the message after each step,
+   * stopping after a filter or a failure. Counts nothing (a test is not traffic).
+   */
+  trace(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult[] {
+    let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
+    const out: ChainResult[] = [];
+    for (const step of this.steps) {
+      const r = step.udf ? step.udf.run(message, meta) : { ok: true as const, message };
+      if (!r.ok) {
+        out.push({ kind: "failed", step: step.name, error: r.error });
+        break;
+      }
+      if (r.message === null) {
+        out.push({ kind: "filtered" });
+        break;
+      }
+      message = r.message;
+      out.push({ kind: "message", data: message.data, attributes: message.attributes });
+    }
+    return out;
+  }
+
+  /** What the operator surface shows: each enabled step with its failures, and the chain's counts. */
+  summary() {
+    return {
+      steps: this.steps.map((s) => ({ functionName: s.name, kind: s.kind, failures: s.failures })),
+      transformed: this.transformed,
+      filtered: this.filtered,
+      failed: this.failed,
+    };
+  }
+}
+
+/**
+ * Validates a resource's message_transforms and, with an engine, compiles the enabled ones
+ * (null when none is enabled, so a resource without transforms costs one null check).
+ */
+export function compileTransforms(list: readonly unknown[] | undefined, engine: TransformEngine | null, field = "message_transforms"): TransformChain | null {
+  if (!list || list.length === 0) return null;
+  const names = new Set<string>();
+  const steps: TransformStep[] = [];
+  let enabled = 0;
+  list.forEach((raw, i) => {
+    const t = (raw ?? {}) as TransformProto;
+    const at = field.endsWith("s") ? `${field}[${i}]` : field;
+    const udf = t.javascriptUdf;
+    if (udf && t.aiInference) throw invalid(`${at}: only one of javascript_udf and ai_inference may be set.`);
+    if (!udf && !t.aiInference) throw invalid(`${at}: a message transform must set javascript_udf or ai_inference.`);
+    const on = !t.disabled;
+    if (on) enabled++;
+    if (!udf) {
+      if (on) steps.push({ name: `ai_inference[${i}]`, kind: "ai_inference", udf: null, failures: 0 });
+      return;
+    }
+    const name = udf.functionName ?? "";
+    const code = udf.code ?? "";
+    if (name === "") throw invalid(`${at}.javascript_udf.function_name is required.`);
+    if (name.length > TRANSFORM_LIMITS.functionNameChars || !IDENTIFIER.test(name) || RESERVED.has(name)) {
+      throw invalid(`${at}.javascript_udf.function_name "${echo(name)}" is not a valid JavaScript function name.`);
+    }
+    if (names.has(name)) {
+      throw invalid(`${at}.javascript_udf.function_name "${name}" is used by another transform; each JavaScript UDF on a resource must have a unique function_name.`);
+    }
+    names.add(name);
+    if (code.trim() === "") throw invalid(`${at}.javascript_udf.code is required.`);
+    const bytes = encoder.encode(code).length;
+    if (bytes > TRANSFORM_LIMITS.codeBytes) {
+      throw invalid(`${at}.javascript_udf.code is ${bytes} bytes, but the maximum allowed is ${TRANSFORM_LIMITS.codeBytes}.`);
+    }
+    if (!engine) {
+      if (on) steps.push({ name, kind: "javascript_udf", udf: null, failures: 0 });
+      return;
+    }
+    const compiled = engine.compile(name, code);
+    if (typeof compiled === "string") throw invalid(`${at}.javascript_udf "${name}" is not valid: ${compiled}`);
+    if (on) steps.push({ name, kind: "javascript_udf", udf: compiled, failures: 0 });
+  });
+  if (enabled > TRANSFORM_LIMITS.maxEnabled) {
+    throw invalid(
+      `The request exceeds the maximum number of enabled message transforms. Maximum enabled transforms: ${TRANSFORM_LIMITS.maxEnabled}. Enabled transforms: ${enabled}`,
+    );
+  }
+  return steps.length ? new TransformChain(steps) : null;
+}
+
+let lastSecond = NaN;
+let lastTime = "";
+
+/** publish_time as the real service formats it, to the second in UTC (the last one is kept: a burst shares it). */
+function secondsTime(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTime = new Date(second * 1000).toISOString().slice(0, 19) + "Z";
+  }
+  return lastTime;
+}
+
+/** The metadata a UDF gets; each key only when known. */
+export function udfMetadata(messageId: string | undefined, publishTime: number, orderingKey: string | undefined): UdfMetadata {
+  const meta: UdfMetadata = { publish_time: secondsTime(publishTime) };
+  if (messageId !== undefined) meta.message_id = messageId;
+  if (orderingKey) meta.ordering_key = orderingKey;
+  return meta;
+}
+
+/** A publish's messages after the topic's chain: those to store, and the indexes filtered out. */
+export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): { kept: MessageInput[]; filtered: number[] } {
+  const kept: MessageInput[] = [];
+  const filtered: number[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    const r = chain.apply(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey));
+    if (r.kind === "failed") {
+      throw invalid(`Message transform "${r.step}" failed on messages[${i}]: ${r.error}`);
+    }
+    if (r.kind === "filtered") filtered.push(i);
+    else kept.push({ data: r.data, attributes: r.attributes as Record<string, string>, orderingKey: m.orderingKey });
+  }
+  return { kept, filtered };
+}
+
+/** A stored message as one subscription's transforms made it: same id, publish time and key. */
+export function shownMessage(m: StoredMessage, data: Uint8Array, attributes: Readonly<Record<string, string>>): StoredMessage {
+  return { id: m.id, seq: m.seq, data, attributes, orderingKey: m.orderingKey, publishTime: m.publishTime, size: m.size };
+}

@@ -1,0 +1,77 @@
+/**
+ * The code evaluated once in the sandbox before any user code: it keeps private references to the
+ * intrinsics it needs, deep-freezes everything reachable from globalThis (so no call can leave
+ * state behind for the next), and returns `compile(name, code)`. Each compiled transform is a
+ * factory made with the Function constructor: the user's code runs as a function body, so its
+ * top-level declarations are fresh on every call, and a body that does not parse on its own (an
+ * attempt to close the wrapper) is refused.
+ *
+ * One call's protocol: in, the data and JSON `[attributes, metadata]`; out, one string: "N"
+ * (filtered), "E" + an error text, or "M" + the attributes' JSON + "\n" + the data (JSON escapes
+ * every newline, so the first one ends the attributes). The data, often the bulk, is never
+ * JSON-encoded on either side — except data holding a NUL, which the engine's C strings would cut:
+ * it goes in as a third element of the JSON and comes out as "J" + JSON `[attributes, data]`.
+ */
+export const DRIVER = String.raw`(function () {
+  "use strict";
+  const G = globalThis;
+  const parse = JSON.parse, stringify = JSON.stringify, Fn = Function;
+  const freeze = Object.freeze, getProto = Object.getPrototypeOf, ownKeys = Reflect.ownKeys;
+  const getDesc = Object.getOwnPropertyDescriptor, keys = Object.keys, isArray = Array.isArray;
+  const ErrorCtor = Error, StringCtor = String, create = Object.create;
+  const seen = new Set();
+  const todo = [G];
+  while (todo.length > 0) {
+    const o = todo.pop();
+    if (seen.has(o)) continue;
+    seen.add(o);
+    for (const k of ownKeys(o)) {
+      const d = getDesc(o, k);
+      for (const v of [d.value, d.get, d.set]) if ((typeof v === "object" && v !== null) || typeof v === "function") todo.push(v);
+    }
+    const p = getProto(o);
+    if (p !== null) todo.push(p);
+    freeze(o);
+  }
+  function describe(e) {
+    try {
+      if (e instanceof ErrorCtor) return StringCtor(e.name) + ": " + StringCtor(e.message);
+      if (typeof e === "symbol") return e.toString();
+      return "a thrown value: " + StringCtor(e);
+    } catch (_) {
+      return "a thrown value that cannot be shown";
+    }
+  }
+  function shape(out) {
+    if (out === null) return "N";
+    if (typeof out !== "object") return "EThe function returned " + (out === undefined ? "undefined" : typeof out) + "; it must return null or an object with a string 'data'";
+    const data = out.data;
+    if (typeof data !== "string") return "EThe returned object's 'data' is " + (data === undefined ? "missing" : "a " + typeof data) + "; it must be a string";
+    const attrs = out.attributes;
+    const clean = create(null);
+    if (attrs !== undefined && attrs !== null) {
+      if (typeof attrs !== "object" || isArray(attrs)) return "EThe returned object's 'attributes' must be an object of strings";
+      for (const k of keys(attrs)) {
+        const v = attrs[k];
+        if (typeof v !== "string") return "EThe returned attribute " + stringify(k.slice(0, 64)) + " is a " + typeof v + "; attribute values must be strings";
+        clean[k] = v;
+      }
+    }
+    if (data.indexOf("\u0000") >= 0) return "J" + stringify([clean, data]);
+    return "M" + stringify(clean) + "\n" + data;
+  }
+  return function compile(name, code) {
+    new Fn(code);
+    const factory = new Fn(code + "\n;return typeof " + name + " === \"function\" ? " + name + " : undefined;");
+    if (factory() === undefined) throw new ErrorCtor("no function named " + name + " is declared in the code");
+    return function run(data, input) {
+      try {
+        const args = parse(input);
+        const fn = factory();
+        return shape(fn({ data: args.length > 2 ? args[2] : data, attributes: args[0] }, args[1]));
+      } catch (e) {
+        return "E" + describe(e);
+      }
+    };
+  };
+})()`;

@@ -1,0 +1,38 @@
+/**
+ * Message transforms on a SQLite data dir: after a restart the engine is loaded for the stored
+ * transforms (lazily, as the emulator does) and they run again; ids given to filtered messages
+ * are never reused by stored ones after a restart.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { Broker } from "../../src/core/broker.ts";
+import { ManualClock } from "../../src/core/clock.ts";
+import type { TopicResource } from "../../src/core/resources.ts";
+import type { SqliteStore } from "../../src/persistence/sqlite-store.ts";
+import { loadQuickJsEngine } from "../../src/transforms/quickjs-engine.ts";
+import { makeSub, msg, pullNow, texts, topicName } from "../helpers/core.ts";
+import { cleanupDataDirs, sqliteKind } from "../helpers/stores.ts";
+
+afterAll(cleanupDataDirs);
+
+const UDF = (name: string, body: string) => ({ javascriptUdf: { functionName: name, code: `function ${name}(message) { ${body} }` } });
+
+test("transforms survive a restart and run after it; filtered ids stay unique", async () => {
+  let clock = new ManualClock();
+  let store = sqliteKind.create() as SqliteStore;
+  let broker = new Broker({ clock, store, transforms: loadQuickJsEngine });
+  await broker.ensureTransformEngine();
+  const topic = topicName();
+  broker.createTopic({ name: topic, labels: {}, messageTransforms: [UDF("drop", "return message.attributes.skip ? null : message;")] } as TopicResource);
+  const sub = makeSub(broker, topic, { messageTransforms: [UDF("upper", "message.data = message.data.toUpperCase(); return message;")] });
+  const before = broker.publish(topic, [msg("a"), msg("b", { attributes: { skip: "1" } })]);
+
+  store = sqliteKind.reopen(store) as SqliteStore;
+  clock = new ManualClock(clock.now());
+  broker = new Broker({ clock, store, transforms: loadQuickJsEngine });
+  expect(broker.needsTransformEngine()).toBe(true);
+  await broker.ensureTransformEngine();
+  expect(broker.needsTransformEngine()).toBe(false);
+  const after = broker.publish(topic, [msg("c"), msg("d", { attributes: { skip: "1" } })]);
+  expect(new Set([...before, ...after]).size).toBe(4);
+  expect(texts(await pullNow(broker, sub, 10)).sort()).toEqual(["A", "C"]);
+});
