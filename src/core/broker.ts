@@ -281,10 +281,9 @@ export class Broker {
    * never stored, so ids stay unique.
    */
   private publishTransformed(topic: Topic, chain: TransformChain, messages: readonly MessageInput[]): string[] {
-    const { kept, filtered } = transformAtPublish(chain, messages, this.clock.now());
+    const { kept, sizes, filtered } = transformAtPublish(chain, messages, this.clock.now());
     let stored: string[] = [];
     if (kept.length > 0) {
-      const sizes = checkPublish(kept);
       let bytes = 0;
       for (const s of sizes) bytes += s;
       this.memory.admit(sizes.length, bytes);

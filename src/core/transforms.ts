@@ -4,7 +4,8 @@
  * by the TransformEngine and applied in order to one message.
  */
 import { echo } from "./bounded.ts";
-import { invalid } from "./errors.ts";
+import { PubSubError, invalid } from "./errors.ts";
+import { checkMessage } from "./limits.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata } from "./transform-engine.ts";
 
@@ -181,9 +182,14 @@ export function udfMetadata(messageId: string | undefined, publishTime: number, 
   return meta;
 }
 
-/** A publish's messages after the topic's chain: those to store, and the indexes filtered out. */
-export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): { kept: MessageInput[]; filtered: number[] } {
+/**
+ * A publish's messages after the topic's chain: those to store with their sizes (each result
+ * checked against the message limits, named by its index in the request), and the indexes
+ * filtered out.
+ */
+export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): { kept: MessageInput[]; sizes: number[]; filtered: number[] } {
   const kept: MessageInput[] = [];
+  const sizes: number[] = [];
   const filtered: number[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
@@ -191,10 +197,20 @@ export function transformAtPublish(chain: TransformChain, messages: readonly Mes
     if (r.kind === "failed") {
       throw invalid(`Message transform "${r.step}" failed on messages[${i}]: ${r.error}`);
     }
-    if (r.kind === "filtered") filtered.push(i);
-    else kept.push({ data: r.data, attributes: r.attributes as Record<string, string>, orderingKey: m.orderingKey });
+    if (r.kind === "filtered") {
+      filtered.push(i);
+      continue;
+    }
+    const out: MessageInput = { data: r.data, attributes: r.attributes as Record<string, string>, orderingKey: m.orderingKey };
+    try {
+      sizes.push(checkMessage(out, i));
+    } catch (e) {
+      if (e instanceof PubSubError) throw new PubSubError(e.code, `After the topic's message transforms: ${e.message}`, e.details);
+      throw e;
+    }
+    kept.push(out);
   }
-  return { kept, filtered };
+  return { kept, sizes, filtered };
 }
 
 /** A stored message as one subscription's transforms made it: same id, publish time and key. */
