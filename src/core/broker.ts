@@ -159,6 +159,8 @@ export class Broker {
   }
 
   private setTopicChain(name: string, chain: TransformChain | null): void {
+    const old = this.topicChains.get(name);
+    if (old !== chain) old?.dispose();
     if (chain) this.topicChains.set(name, chain);
     else this.topicChains.delete(name);
   }
@@ -178,7 +180,12 @@ export class Broker {
     if (this.transformEngine) return;
     this.transformEngine = engine;
     for (const t of this.topics.values()) this.setTopicChain(t.name, this.restoredChain(t.config.messageTransforms));
-    for (const s of this.subs.values()) s.transform = this.restoredChain(s.config.messageTransforms);
+    for (const s of this.subs.values()) this.setSubscriptionChain(s, this.restoredChain(s.config.messageTransforms));
+  }
+
+  private setSubscriptionChain(sub: Subscription, chain: TransformChain | null): void {
+    if (sub.transform !== chain) sub.transform?.dispose();
+    sub.transform = chain;
   }
 
   /** The transforms of a topic or subscription as the operator surface shows them. */
@@ -258,7 +265,7 @@ export class Broker {
     topic.close();
     this.topics.delete(name);
     this.topicSchemas.set(name, undefined);
-    this.topicChains.delete(name);
+    this.setTopicChain(name, null);
     this.iam.drop(name);
     this.events?.resourceChanged("topic", "deleted", name);
   }
@@ -308,8 +315,14 @@ export class Broker {
     let chain: TransformChain | null;
     if (source.topic) chain = (this.topic(source.topic), this.topicChains.get(source.topic) ?? null);
     else if (source.subscription) chain = this.subscription(source.subscription).transform;
-    else if (source.transforms?.length) chain = compileTransforms(source.transforms, this.transformEngine);
-    else throw invalid("One of message_transforms, topic or subscription must be set.");
+    else if (source.transforms?.length) {
+      const adHoc = compileTransforms(source.transforms, this.transformEngine);
+      try {
+        return adHoc ? adHoc.trace(message.data, message.attributes, udfMetadata(undefined, this.clock.now(), message.orderingKey)) : [];
+      } finally {
+        adHoc?.dispose();
+      }
+    } else throw invalid("One of message_transforms, topic or subscription must be set.");
     return chain ? chain.trace(message.data, message.attributes, udfMetadata(undefined, this.clock.now(), message.orderingKey)) : [];
   }
 
@@ -317,7 +330,7 @@ export class Broker {
   validateTransform(project: string, transform: unknown): void {
     parseProject(project);
     if (!transform) throw invalid("message_transform is required.");
-    compileTransforms([transform], this.transformEngine, "message_transform");
+    compileTransforms([transform], this.transformEngine, "message_transform")?.dispose();
   }
 
   // ---- subscriptions ----
@@ -355,7 +368,7 @@ export class Broker {
     const chain = compileTransforms(next.messageTransforms, this.transformEngine);
     const prev = sub.config;
     this.setConfig(sub, next);
-    sub.transform = chain;
+    this.setSubscriptionChain(sub, chain);
     if (prev.messageRetentionDuration !== next.messageRetentionDuration || prev.retainAckedMessages !== next.retainAckedMessages) {
       sub.retentionChanged();
     }
@@ -382,6 +395,7 @@ export class Broker {
     this.expirations.unwatch(sub);
     this.push.detach(sub);
     this.iam.drop(name);
+    this.setSubscriptionChain(sub, null);
     this.store.transaction(() => {
       sub.close(notFound(name));
       this.store.deleteSubscription(name);
@@ -461,6 +475,7 @@ export class Broker {
         this.expirations.unwatch(sub);
         this.push.detach(sub);
         sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
+        this.setSubscriptionChain(sub, null);
         this.store.deleteSubscription(name);
         this.events?.resourceChanged("subscription", "deleted", name);
         dropped.subscriptions++;
@@ -475,6 +490,7 @@ export class Broker {
         this.topics.delete(name);
         this.store.deleteTopic(name);
         this.topicSchemas.set(name, undefined);
+        this.setTopicChain(name, null);
         this.events?.resourceChanged("topic", "deleted", name);
         dropped.topics++;
       }

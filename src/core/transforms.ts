@@ -98,6 +98,11 @@ export class TransformChain {
     return out;
   }
 
+  /** Frees the compiled UDFs (the engine's heap is bounded): called when the chain is replaced or its resource goes. */
+  dispose(): void {
+    for (const s of this.steps) s.udf?.dispose();
+  }
+
   /** What the operator surface shows: each enabled step with its failures, and the chain's counts. */
   summary() {
     return {
@@ -118,7 +123,13 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
   const names = new Set<string>();
   const steps: TransformStep[] = [];
   let enabled = 0;
-  list.forEach((raw, i) => {
+  try {
+    list.forEach((raw, i) => check(raw, i));
+  } catch (e) {
+    for (const s of steps) s.udf?.dispose();
+    throw e;
+  }
+  function check(raw: unknown, i: number): void {
     const t = (raw ?? {}) as TransformProto;
     const at = field.endsWith("s") ? `${field}[${i}]` : field;
     const udf = t.javascriptUdf;
@@ -152,8 +163,10 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
     const compiled = engine.compile(name, code);
     if (typeof compiled === "string") throw invalid(`${at}.javascript_udf "${name}" is not valid: ${compiled}`);
     if (on) steps.push({ name, kind: "javascript_udf", udf: compiled, failures: 0 });
-  });
+    else compiled.dispose();
+  }
   if (enabled > TRANSFORM_LIMITS.maxEnabled) {
+    for (const s of steps) s.udf?.dispose();
     throw invalid(
       `The request exceeds the maximum number of enabled message transforms. Maximum enabled transforms: ${TRANSFORM_LIMITS.maxEnabled}. Enabled transforms: ${enabled}`,
     );

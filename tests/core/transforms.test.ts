@@ -57,3 +57,21 @@ test("an update of the subscription's transforms applies to messages not transfo
   expect(ids).toHaveLength(1);
   expect(await pullNow(broker, sub, 10)).toEqual([]);
 });
+
+test("compiled UDFs are freed when their resource goes or its transforms change (the engine's heap is bounded)", async () => {
+  const { broker } = await fixture();
+  // ≈ 60 KB of code: 600 of them kept would pass the interpreter's 32 MiB.
+  const padding = "y".repeat(60_000);
+  for (let i = 0; i < 600; i++) {
+    const big = UDF("big", `const pad = "${i}${padding}"; return message;`);
+    const topic = makeTopic(broker, { messageTransforms: [big] });
+    const sub = makeSub(broker, topic, { messageTransforms: [big] });
+    broker.updateSubscription({ name: sub, messageTransforms: [big] } as never, ["message_transforms"]);
+    broker.deleteSubscription(sub);
+    broker.deleteTopic(topic);
+  }
+  const topic = makeTopic(broker, { messageTransforms: [UDF("up", "message.data = message.data.toUpperCase(); return message;")] });
+  const sub = makeSub(broker, topic);
+  publishTexts(broker, topic, ["still works"]);
+  expect(texts(await pullNow(broker, sub, 10))).toEqual(["STILL WORKS"]);
+}, 60_000);
