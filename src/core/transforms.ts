@@ -138,6 +138,8 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
     const on = !t.disabled;
     if (on) enabled++;
     if (!udf) {
+      const endpoint = (t.aiInference as { endpoint?: string }).endpoint ?? "";
+      if (endpoint === "") throw invalid(`${at}.ai_inference.endpoint is required.`);
       if (on) steps.push({ name: `ai_inference[${i}]`, kind: "ai_inference", udf: null, failures: 0 });
       return;
     }

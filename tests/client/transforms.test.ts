@@ -212,6 +212,9 @@ describe("over REST, and what the issue left to us", () => {
     const [sub] = await topic.createSubscription(unique("s"));
     await topic.publishMessage({ data: Buffer.from("ai") });
     expect((await receive(sub, 1)).map((m) => m.data.toString())).toEqual(["AI"]);
+    const err = await failure(topicWith([{ aiInference: {} }]));
+    expect(err.code).toBe(INVALID_ARGUMENT);
+    expect(err.message).toContain("message_transforms[0].ai_inference.endpoint is required");
   }, T);
 
   test("without a dead-letter topic, a message the subscription's UDF fails on is held back, never delivered, and counted", async () => {
