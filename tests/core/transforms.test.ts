@@ -75,3 +75,18 @@ test("compiled UDFs are freed when their resource goes or its transforms change 
   publishTexts(broker, topic, ["still works"]);
   expect(texts(await pullNow(broker, sub, 10))).toEqual(["STILL WORKS"]);
 }, 60_000);
+
+test("a topic's schema checks the message its transforms made", async () => {
+  const { broker } = await fixture();
+  const parent = "projects/core-test";
+  const definition = JSON.stringify({ type: "record", name: "Order", fields: [{ name: "id", type: "long" }] });
+  broker.schemas.create(parent, "order-schema", { type: "AVRO", definition });
+  const topic = makeTopic(broker, {
+    schemaSettings: { schema: `${parent}/schemas/order-schema`, encoding: "JSON" },
+    messageTransforms: [UDF("wrap", "return { data: JSON.stringify({ id: Number(message.data) }) };")],
+  });
+  const sub = makeSub(broker, topic);
+  publishTexts(broker, topic, ["42"]);
+  expect(texts(await pullNow(broker, sub, 10))).toEqual(['{"id":42}']);
+  expect(() => publishTexts(broker, topic, ["not a number"])).toThrow(/schema|Invalid data|id/i);
+});
