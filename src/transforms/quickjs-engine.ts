@@ -7,6 +7,9 @@
  * each call builds the user's closures afresh, so nothing passes between calls or transforms.
  */
 import variant from "@jitl/quickjs-wasmfile-release-sync";
+// Imported as a file so `bun build --compile` embeds it: the variant alone looks for the .wasm
+// beside its own script, which a single-file binary does not have.
+import wasmPath from "@jitl/quickjs-wasmfile-release-sync/wasm" with { type: "file" };
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from "quickjs-emscripten-core";
 import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome } from "../core/transform-engine.ts";
 import { DRIVER } from "./driver.ts";
@@ -223,7 +226,8 @@ export function loadQuickJsEngine(): Promise<TransformEngine> {
   loading ??= (async () => {
     const pages = SANDBOX_LIMITS.memoryBytes / 65536;
     const wasmMemory = new WebAssembly.Memory({ initial: pages, maximum: pages });
-    const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory }));
+    const wasmBinary = await Bun.file(wasmPath).arrayBuffer();
+    const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory, wasmBinary }));
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(SANDBOX_LIMITS.memoryBytes);
     runtime.setMaxStackSize(SANDBOX_LIMITS.stackBytes);

@@ -62,6 +62,26 @@ try {
   await sub.delete();
   await topic.delete();
   console.log("client-check: publish → streaming pull → ack round trip through @google-cloud/pubsub");
+
+  // The JavaScript engine of message transforms is a wasm file the binary must carry.
+  const udf = { javascriptUdf: { functionName: "upper", code: "function upper(m) { m.data = m.data.toUpperCase(); return m; }" } };
+  const [smt] = await ps.createTopic({ name: `${id}-smt`, messageTransforms: [udf] } as never);
+  const [smtSub] = await smt.createSubscription(`${id}-smt`);
+  await smt.publishMessage({ data: Buffer.from("transformed") });
+  const upper = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error("no transformed message within 10 s")), 10_000);
+    smtSub.on("error", reject);
+    smtSub.once("message", (m) => {
+      clearTimeout(t);
+      m.ack();
+      resolve(m.data.toString());
+    });
+  });
+  if (upper !== "TRANSFORMED") fail(`the topic's UDF gave ${JSON.stringify(upper)}`);
+  await smtSub.close();
+  await smtSub.delete();
+  await smt.delete();
+  console.log("client-check: a topic's JavaScript UDF ran (message transforms)");
 } catch (e) {
   fail(String((e as Error)?.stack ?? e));
 } finally {
