@@ -168,6 +168,8 @@ export class Broker {
   }
 
   private setTopicChain(name: string, chain: TransformChain | null): void {
+    const old = this.topicChains.get(name);
+    if (old !== chain) old?.dispose();
     if (chain) this.topicChains.set(name, chain);
     else this.topicChains.delete(name);
   }
@@ -187,7 +189,12 @@ export class Broker {
     if (this.transformEngine) return;
     this.transformEngine = engine;
     for (const t of this.topics.values()) this.setTopicChain(t.name, this.restoredChain(t.config.messageTransforms));
-    for (const s of this.subs.values()) s.transform = this.restoredChain(s.config.messageTransforms);
+    for (const s of this.subs.values()) this.setSubscriptionChain(s, this.restoredChain(s.config.messageTransforms));
+  }
+
+  private setSubscriptionChain(sub: Subscription, chain: TransformChain | null): void {
+    if (sub.transform !== chain) sub.transform?.dispose();
+    sub.transform = chain;
   }
 
   /** The transforms of a topic or subscription as the operator surface shows them. */
@@ -267,7 +274,7 @@ export class Broker {
     topic.close();
     this.topics.delete(name);
     this.topicSchemas.set(name, undefined);
-    this.topicChains.delete(name);
+    this.setTopicChain(name, null);
     this.iam.drop(name);
     this.events?.resourceChanged("topic", "deleted", name);
   }
@@ -290,10 +297,9 @@ export class Broker {
    * never stored, so ids stay unique.
    */
   private publishTransformed(topic: Topic, chain: TransformChain, messages: readonly MessageInput[]): string[] {
-    const { kept, filtered } = transformAtPublish(chain, messages, this.clock.now());
+    const { kept, sizes, filtered } = transformAtPublish(chain, messages, this.clock.now());
     let stored: string[] = [];
     if (kept.length > 0) {
-      const sizes = checkPublish(kept);
       let bytes = 0;
       for (const s of sizes) bytes += s;
       this.memory.admit(sizes.length, bytes);
@@ -318,8 +324,14 @@ export class Broker {
     let chain: TransformChain | null;
     if (source.topic) chain = (this.topic(source.topic), this.topicChains.get(source.topic) ?? null);
     else if (source.subscription) chain = this.subscription(source.subscription).transform;
-    else if (source.transforms?.length) chain = compileTransforms(source.transforms, this.transformEngine);
-    else throw invalid("One of message_transforms, topic or subscription must be set.");
+    else if (source.transforms?.length) {
+      const adHoc = compileTransforms(source.transforms, this.transformEngine);
+      try {
+        return adHoc ? adHoc.trace(message.data, message.attributes, udfMetadata(undefined, this.clock.now(), message.orderingKey)) : [];
+      } finally {
+        adHoc?.dispose();
+      }
+    } else throw invalid("One of message_transforms, topic or subscription must be set.");
     return chain ? chain.trace(message.data, message.attributes, udfMetadata(undefined, this.clock.now(), message.orderingKey)) : [];
   }
 
@@ -327,7 +339,7 @@ export class Broker {
   validateTransform(project: string, transform: unknown): void {
     parseProject(project);
     if (!transform) throw invalid("message_transform is required.");
-    compileTransforms([transform], this.transformEngine, "message_transform");
+    compileTransforms([transform], this.transformEngine, "message_transform")?.dispose();
   }
 
   // ---- subscriptions ----
@@ -368,7 +380,7 @@ export class Broker {
     const chain = compileTransforms(next.messageTransforms, this.transformEngine);
     const prev = sub.config;
     this.setConfig(sub, next);
-    sub.transform = chain;
+    this.setSubscriptionChain(sub, chain);
     if (prev.messageRetentionDuration !== next.messageRetentionDuration || prev.retainAckedMessages !== next.retainAckedMessages) {
       sub.retentionChanged();
     }
@@ -397,6 +409,7 @@ export class Broker {
     this.push.detach(sub);
     this.exports.detach(sub);
     this.iam.drop(name);
+    this.setSubscriptionChain(sub, null);
     this.store.transaction(() => {
       sub.close(notFound(name));
       this.store.deleteSubscription(name);
@@ -485,6 +498,7 @@ export class Broker {
         this.push.detach(sub);
         this.exports.detach(sub);
         sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
+        this.setSubscriptionChain(sub, null);
         this.store.deleteSubscription(name);
         this.events?.resourceChanged("subscription", "deleted", name);
         dropped.subscriptions++;
@@ -499,6 +513,7 @@ export class Broker {
         this.topics.delete(name);
         this.store.deleteTopic(name);
         this.topicSchemas.set(name, undefined);
+        this.setTopicChain(name, null);
         this.events?.resourceChanged("topic", "deleted", name);
         dropped.topics++;
       }

@@ -56,7 +56,8 @@ export function checkPublish(messages: readonly MessageInput[], requestBytes?: n
   return sizes;
 }
 
-function checkMessage(m: MessageInput, index: number): number {
+/** One message's limits (data, attributes, ordering key), named as messages[index]; its size. */
+export function checkMessage(m: MessageInput, index: number): number {
   const dataLen = m.data?.length ?? 0;
   const attrs = m.attributes;
   let size = dataLen;

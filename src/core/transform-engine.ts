@@ -24,6 +24,8 @@ export type UdfOutcome = { ok: true; message: UdfMessage | null } | { ok: false;
 
 export interface CompiledUdf {
   run(message: UdfMessage, metadata: UdfMetadata): UdfOutcome;
+  /** Frees what the engine holds for it; a resource's transforms replaced or gone. */
+  dispose(): void;
 }
 
 export interface TransformEngine {

@@ -4,7 +4,8 @@
  * by the TransformEngine and applied in order to one message.
  */
 import { echo } from "./bounded.ts";
-import { invalid } from "./errors.ts";
+import { PubSubError, invalid } from "./errors.ts";
+import { checkMessage } from "./limits.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata } from "./transform-engine.ts";
 
@@ -97,6 +98,11 @@ export class TransformChain {
     return out;
   }
 
+  /** Frees the compiled UDFs (the engine's heap is bounded): called when the chain is replaced or its resource goes. */
+  dispose(): void {
+    for (const s of this.steps) s.udf?.dispose();
+  }
+
   /** What the operator surface shows: each enabled step with its failures, and the chain's counts. */
   summary() {
     return {
@@ -117,7 +123,13 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
   const names = new Set<string>();
   const steps: TransformStep[] = [];
   let enabled = 0;
-  list.forEach((raw, i) => {
+  try {
+    list.forEach((raw, i) => check(raw, i));
+  } catch (e) {
+    for (const s of steps) s.udf?.dispose();
+    throw e;
+  }
+  function check(raw: unknown, i: number): void {
     const t = (raw ?? {}) as TransformProto;
     const at = field.endsWith("s") ? `${field}[${i}]` : field;
     const udf = t.javascriptUdf;
@@ -126,6 +138,8 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
     const on = !t.disabled;
     if (on) enabled++;
     if (!udf) {
+      const endpoint = (t.aiInference as { endpoint?: string }).endpoint ?? "";
+      if (endpoint === "") throw invalid(`${at}.ai_inference.endpoint is required.`);
       if (on) steps.push({ name: `ai_inference[${i}]`, kind: "ai_inference", udf: null, failures: 0 });
       return;
     }
@@ -151,8 +165,10 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
     const compiled = engine.compile(name, code);
     if (typeof compiled === "string") throw invalid(`${at}.javascript_udf "${name}" is not valid: ${compiled}`);
     if (on) steps.push({ name, kind: "javascript_udf", udf: compiled, failures: 0 });
-  });
+    else compiled.dispose();
+  }
   if (enabled > TRANSFORM_LIMITS.maxEnabled) {
+    for (const s of steps) s.udf?.dispose();
     throw invalid(
       `The request exceeds the maximum number of enabled message transforms. Maximum enabled transforms: ${TRANSFORM_LIMITS.maxEnabled}. Enabled transforms: ${enabled}`,
     );
@@ -181,9 +197,14 @@ export function udfMetadata(messageId: string | undefined, publishTime: number, 
   return meta;
 }
 
-/** A publish's messages after the topic's chain: those to store, and the indexes filtered out. */
-export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): { kept: MessageInput[]; filtered: number[] } {
+/**
+ * A publish's messages after the topic's chain: those to store with their sizes (each result
+ * checked against the message limits, named by its index in the request), and the indexes
+ * filtered out.
+ */
+export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): { kept: MessageInput[]; sizes: number[]; filtered: number[] } {
   const kept: MessageInput[] = [];
+  const sizes: number[] = [];
   const filtered: number[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
@@ -191,10 +212,20 @@ export function transformAtPublish(chain: TransformChain, messages: readonly Mes
     if (r.kind === "failed") {
       throw invalid(`Message transform "${r.step}" failed on messages[${i}]: ${r.error}`);
     }
-    if (r.kind === "filtered") filtered.push(i);
-    else kept.push({ data: r.data, attributes: r.attributes as Record<string, string>, orderingKey: m.orderingKey });
+    if (r.kind === "filtered") {
+      filtered.push(i);
+      continue;
+    }
+    const out: MessageInput = { data: r.data, attributes: r.attributes as Record<string, string>, orderingKey: m.orderingKey };
+    try {
+      sizes.push(checkMessage(out, i));
+    } catch (e) {
+      if (e instanceof PubSubError) throw new PubSubError(e.code, `After the topic's message transforms: ${e.message}`, e.details);
+      throw e;
+    }
+    kept.push(out);
   }
-  return { kept, filtered };
+  return { kept, sizes, filtered };
 }
 
 /** A stored message as one subscription's transforms made it: same id, publish time and key. */

@@ -37,6 +37,8 @@ export const DRIVER = String.raw`(function () {
     try {
       if (e instanceof ErrorCtor) return StringCtor(e.name) + ": " + StringCtor(e.message);
       if (typeof e === "symbol") return e.toString();
+      // An allocation failing while the error itself is made leaves null as the exception.
+      if (e === null) return "a thrown value: null (or the function ran out of memory)";
       return "a thrown value: " + StringCtor(e);
     } catch (_) {
       return "a thrown value that cannot be shown";

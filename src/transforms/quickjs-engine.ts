@@ -7,15 +7,22 @@
  * each call builds the user's closures afresh, so nothing passes between calls or transforms.
  */
 import variant from "@jitl/quickjs-wasmfile-release-sync";
-import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from "quickjs-emscripten-core";
+// Imported as a file so `bun build --compile` embeds it: the variant alone looks for the .wasm
+// beside its own script, which a single-file binary does not have.
+import wasmPath from "@jitl/quickjs-wasmfile-release-sync/wasm" with { type: "file" };
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from "quickjs-emscripten-core";
 import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome } from "../core/transform-engine.ts";
 import { DRIVER } from "./driver.ts";
 
 export const SANDBOX_LIMITS = {
   /** One call (or one compile) stops after this long. */
   callMillis: 100,
-  /** Everything the interpreter holds, all transforms together. */
-  memoryBytes: 32 * 1024 * 1024,
+  /**
+   * The interpreter's whole heap, every compiled UDF and one call's allocations together: the
+   * maximum of the wasm memory itself. (QuickJS's own malloc limit does not hold in this build,
+   * which cannot measure its blocks; a wasm memory cannot grow past its maximum.)
+   */
+  memoryBytes: 64 * 1024 * 1024,
   stackBytes: 256 * 1024,
 } as const;
 
@@ -34,6 +41,8 @@ const NEWLINE = 10;
  * message, and Emscripten's per-character copy), which cost more than the UDF itself. This uses
  * the library's internals (context.memory, context.ffi), pinned with its exact version.
  */
+class HeapFull extends Error {}
+
 class Heap {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private readonly c: any;
@@ -46,6 +55,7 @@ class Heap {
   newString(bytes: Uint8Array): QuickJSHandle {
     const { module } = this.c.memory;
     const ptr = module._malloc(bytes.length + 1);
+    if (!ptr) throw new HeapFull();
     module.HEAPU8.set(bytes, ptr);
     module.HEAPU8[ptr + bytes.length] = 0;
     try {
@@ -60,6 +70,7 @@ class Heap {
     const { module } = this.c.memory;
     const max = text.length * 3 + 1;
     const ptr = module._malloc(max);
+    if (!ptr) throw new HeapFull();
     const { written } = encoder.encodeInto(text, (module.HEAPU8 as Uint8Array).subarray(ptr, ptr + max - 1));
     module.HEAPU8[ptr + written] = 0;
     try {
@@ -130,7 +141,10 @@ class QuickJsEngine implements TransformEngine {
       const result = this.guarded(() => ctx.callFunction(this.compileFn, ctx.undefined, name, src));
       if (typeof result === "string") return result;
       const run = result;
-      return { run: (message, metadata) => this.call(run, message, metadata) };
+      return {
+        run: (message, metadata) => this.call(run, message, metadata),
+        dispose: () => run.alive && run.dispose(),
+      };
     } finally {
       name.dispose();
       src.dispose();
@@ -140,14 +154,19 @@ class QuickJsEngine implements TransformEngine {
   private call(run: QuickJSHandle, message: UdfMessage, metadata: UdfMetadata): UdfOutcome {
     const ctx = this.context;
     const nul = message.data.includes(0);
-    const data = this.heap.newString(nul ? EMPTY : message.data);
-    const input = this.heap.newText(JSON.stringify(nul ? [message.attributes, metadata, decoder.decode(message.data)] : [message.attributes, metadata]));
+    let data: QuickJSHandle | undefined;
+    let input: QuickJSHandle | undefined;
     let out: QuickJSHandle | string;
     try {
-      out = this.guarded(() => ctx.callFunction(run, ctx.undefined, data, input));
+      data = this.heap.newString(nul ? EMPTY : message.data);
+      input = this.heap.newText(JSON.stringify(nul ? [message.attributes, metadata, decoder.decode(message.data)] : [message.attributes, metadata]));
+      out = this.guarded(() => ctx.callFunction(run, ctx.undefined, data!, input!));
+    } catch (e) {
+      if (e instanceof HeapFull) return { ok: false, error: MEMORY_LIMIT };
+      throw e;
     } finally {
-      data.dispose();
-      input.dispose();
+      data?.dispose();
+      input?.dispose();
     }
     if (typeof out === "string") return { ok: false, error: out };
     const bytes = this.heap.getBytes(out);
@@ -205,7 +224,10 @@ let loading: Promise<TransformEngine> | undefined;
 /** The process's one engine, loaded (a wasm instance) on first request. */
 export function loadQuickJsEngine(): Promise<TransformEngine> {
   loading ??= (async () => {
-    const module = await newQuickJSWASMModuleFromVariant(variant);
+    const pages = SANDBOX_LIMITS.memoryBytes / 65536;
+    const wasmMemory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+    const wasmBinary = await Bun.file(wasmPath).arrayBuffer();
+    const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory, wasmBinary }));
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(SANDBOX_LIMITS.memoryBytes);
     runtime.setMaxStackSize(SANDBOX_LIMITS.stackBytes);

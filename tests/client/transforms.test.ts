@@ -127,7 +127,7 @@ describe("hostile UDFs fail their message, and the server keeps serving", () => 
     ["fs", "function fs(m) { return require('fs').readFileSync('/etc/passwd', 'utf8'); }", /require' is not defined/],
     ["tamper", "function tamper(m) { globalThis.leak = 1; Object.prototype.polluted = 1; JSON.parse = null; return null.x; }", /TypeError/],
     ["nonError", "function nonError(m) { throw { toString() { throw 1 } }; }", /thrown value/],
-    ["huge", "function huge(m) { return { data: 'x'.repeat(10 * 1024 * 1024) }; }", /10000000|maximum allowed/],
+    ["huge", "function huge(m) { return { data: 'x'.repeat(10 * 1024 * 1024) }; }", /After the topic's message transforms: messages\[0\]\.data is 10485760 bytes, but the maximum allowed is 10000000|memory limit/],
   ];
   for (const [name, code, expected] of HOSTILE) {
     test(name, async () => {
@@ -212,6 +212,9 @@ describe("over REST, and what the issue left to us", () => {
     const [sub] = await topic.createSubscription(unique("s"));
     await topic.publishMessage({ data: Buffer.from("ai") });
     expect((await receive(sub, 1)).map((m) => m.data.toString())).toEqual(["AI"]);
+    const err = await failure(topicWith([{ aiInference: {} }]));
+    expect(err.code).toBe(INVALID_ARGUMENT);
+    expect(err.message).toContain("message_transforms[0].ai_inference.endpoint is required");
   }, T);
 
   test("without a dead-letter topic, a message the subscription's UDF fails on is held back, never delivered, and counted", async () => {

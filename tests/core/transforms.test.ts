@@ -57,3 +57,36 @@ test("an update of the subscription's transforms applies to messages not transfo
   expect(ids).toHaveLength(1);
   expect(await pullNow(broker, sub, 10)).toEqual([]);
 });
+
+test("compiled UDFs are freed when their resource goes or its transforms change (the engine's heap is bounded)", async () => {
+  const { broker } = await fixture();
+  // ≈ 60 KB of code: 600 of them kept would pass the interpreter's 32 MiB.
+  const padding = "y".repeat(60_000);
+  for (let i = 0; i < 600; i++) {
+    const big = UDF("big", `const pad = "${i}${padding}"; return message;`);
+    const topic = makeTopic(broker, { messageTransforms: [big] });
+    const sub = makeSub(broker, topic, { messageTransforms: [big] });
+    broker.updateSubscription({ name: sub, messageTransforms: [big] } as never, ["message_transforms"]);
+    broker.deleteSubscription(sub);
+    broker.deleteTopic(topic);
+  }
+  const topic = makeTopic(broker, { messageTransforms: [UDF("up", "message.data = message.data.toUpperCase(); return message;")] });
+  const sub = makeSub(broker, topic);
+  publishTexts(broker, topic, ["still works"]);
+  expect(texts(await pullNow(broker, sub, 10))).toEqual(["STILL WORKS"]);
+}, 60_000);
+
+test("a topic's schema checks the message its transforms made", async () => {
+  const { broker } = await fixture();
+  const parent = "projects/core-test";
+  const definition = JSON.stringify({ type: "record", name: "Order", fields: [{ name: "id", type: "long" }] });
+  broker.schemas.create(parent, "order-schema", { type: "AVRO", definition });
+  const topic = makeTopic(broker, {
+    schemaSettings: { schema: `${parent}/schemas/order-schema`, encoding: "JSON" },
+    messageTransforms: [UDF("wrap", "return { data: JSON.stringify({ id: Number(message.data) }) };")],
+  });
+  const sub = makeSub(broker, topic);
+  publishTexts(broker, topic, ["42"]);
+  expect(texts(await pullNow(broker, sub, 10))).toEqual(['{"id":42}']);
+  expect(() => publishTexts(broker, topic, ["not a number"])).toThrow(/schema|Invalid data|id/i);
+});

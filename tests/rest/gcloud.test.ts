@@ -135,6 +135,12 @@ test(
     expect(described.messageTransforms.map((t: typeof upper) => t.javascriptUdf.functionName)).toEqual(["drop", "upper", "boom"]);
     const viaTopic = JSON.parse(await gcloud("message-transforms", "test", "--message", "x", "--topic", topic, "--format=json")) as Step[];
     expect(viaTopic.map((s) => s.data ?? "failed")).toEqual(["x", "X", "failed"]);
+    const sub = unique("gc-smt-sub");
+    const upperList = join(config, "upper-list.json");
+    writeFileSync(upperList, JSON.stringify([upper]));
+    await gcloud("subscriptions", "create", sub, "--topic", topic, "--message-transforms-file", upperList);
+    const viaSub = JSON.parse(await gcloud("message-transforms", "test", "--message", "y", "--subscription", sub, "--format=json")) as Step[];
+    expect(viaSub).toEqual([{ data: "Y", attributes: { by: "udf" } }]);
   },
   RUN_TIMEOUT_MS * 4,
 );
