@@ -109,7 +109,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     throw e;
   });
   const stop = async () => {
-    broker.stopPush();
+    broker.stopDeliveries();
     bigtable.close();
     await listener.close();
     close();

@@ -20,12 +20,18 @@ import type { MessageInput } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { pullOnce, type PullHandle } from "./pull.ts";
 import { paginate, type Page } from "./paging.ts";
-import { normalizePushConfig, pullOnPush, pushEndpointOf } from "./push/push-config.ts";
-import { PushDeliveries, pushDeps, type PushOptions, type PushSender } from "./push/push-delivery.ts";
-import { ExportDeliveries, exportRefusal, type ExportKind, type ExportStatus } from "./kinds/export-delivery.ts";
+import { normalizePushConfig } from "./push/push-config.ts";
+import { pushDeps, pushRuntime, type PushOptions, type PushSender } from "./push/push-delivery.ts";
+import { exportRuntime, type ExportKind, type ExportStatus } from "./kinds/export-delivery.ts";
 import { normalizeExportConfigs } from "./kinds/export-config.ts";
+import { Deliveries, type DeliveryRuntime } from "./delivery/deliveries.ts";
+import { pullRefusal } from "./delivery/kinds.ts";
+import { Collection } from "./lifecycle.ts";
+import { retention, topicLink } from "./subscription-features.ts";
+import { TransformBindings } from "./transform-bindings.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
+import type { Removal } from "./lifecycle.ts";
 import { SchemaRegistry } from "./schemas/registry.ts";
 import { DELETED_SCHEMA, TopicSchemas } from "./schemas/topic-schema.ts";
 import { seekToSnapshot, seekToTime } from "./seek.ts";
@@ -35,7 +41,7 @@ import type { EntryState, Store } from "./store/store.ts";
 import { Subscription } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 import type { TransformEngine } from "./transform-engine.ts";
-import { compileTransforms, transformAtPublish, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
+import { transformAtPublish, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export type { PullHandle } from "./pull.ts";
 
@@ -69,27 +75,23 @@ export class Broker {
   readonly maxMessagesPerResponse: number;
   private readonly fillWaitMs: number;
   private readonly pullWaitMs: number;
-  private topics = new Map<string, Topic>();
-  private subs = new Map<string, Subscription>();
+  private topics: Collection<Topic, TopicResource>;
+  private subs: Collection<Subscription, SubscriptionResource>;
   private snapshots: Snapshots;
   private expirations: Expirations;
   readonly memory: MemoryBudget;
   /** Set by shutdown(): what every new stream or Pull is answered. */
   private closing: PubSubError | null = null;
   private topicSchemas: TopicSchemas;
-  private push: PushDeliveries;
-  private exports: ExportDeliveries;
+  private deliveries: Deliveries;
   readonly schemas: SchemaRegistry;
   readonly iam: IamPolicies;
   private observers = new ObserverSet();
-  transformEngine: TransformEngine | null = null;
-  readonly loadTransformEngine: (() => Promise<TransformEngine>) | null;
-  /** Each topic's enabled transforms; absent for a topic without any. */
-  private topicChains = new Map<string, TransformChain>();
+  private transforms: TransformBindings;
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
-    this.loadTransformEngine = o.transforms ?? null;
+    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now());
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
@@ -102,11 +104,36 @@ export class Broker {
     this.schemas.onDelete = (name) => this.schemaDeleted(name);
     this.topicSchemas = new TopicSchemas(this.schemas);
     this.iam = new IamPolicies((resource) => this.requireResource(resource), this.store);
-    this.push = new PushDeliveries(pushDeps(o.clock, o.push, this));
-    // The same quiet ack and nack push uses (a deleted subscription has nothing left to settle).
-    const settle = pushDeps(o.clock, { sender: { send: async () => 0 } }, this)!;
-    this.exports = new ExportDeliveries(o.exports?.(this) ?? [], o.exports ? settle : null);
+    this.deliveries = new Deliveries(this.runtimes(o));
+    const events = () => this.events;
+    this.topics = new Collection<Topic, TopicResource>("topic", events, [
+      { removed: (t) => this.topicSchemas.set(t.name, undefined) },
+      this.transforms.topics,
+      this.iam.lifecycle,
+    ]);
+    // Order matters: on its topic before delivery starts; delivery detached before the chain goes.
+    this.subs = new Collection<Subscription, SubscriptionResource>("subscription", events, [
+      topicLink,
+      retention,
+      this.expirations,
+      this.deliveries,
+      this.iam.lifecycle,
+      this.transforms.subscriptions,
+    ]);
     this.restore();
+  }
+
+  /** The delivery kinds that send messages somewhere: push and the export kinds, when given. */
+  private runtimes(o: BrokerOptions): DeliveryRuntime[] {
+    const runtimes: DeliveryRuntime[] = [];
+    const push = pushDeps(o.clock, o.push, this);
+    if (push) runtimes.push(pushRuntime(push));
+    if (o.exports) {
+      // The same quiet ack and nack push uses (a deleted subscription has nothing left to settle).
+      const settle = pushDeps(o.clock, { sender: { send: async () => 0 } }, this)!;
+      for (const kind of o.exports(this)) runtimes.push(exportRuntime(kind, settle));
+    }
+    return runtimes;
   }
 
   /** Attaches an observer of broker events; the returned function detaches it. */
@@ -136,76 +163,44 @@ export class Broker {
         t = { ...t, schemaSettings: { ...(t.schemaSettings as object), schema: DELETED_SCHEMA } };
         this.store.putTopic(t);
       }
-      this.topics.set(t.name, new Topic(t, this.store, this.clock));
-      this.setTopicChain(t.name, this.restoredChain(t.messageTransforms));
       this.topicSchemas.set(t.name, schema);
+      this.topics.add(new Topic(t, this.store, this.clock), "restored");
     }
     for (const { config, createdSeq, entries } of kept.subscriptions) {
       const sub = this.newSubscription(config, createdSeq);
-      const topic = config.detached ? undefined : this.topics.get(config.topic);
-      if (topic) {
-        sub.topic = topic;
-        topic.subscriptions.add(sub);
-      }
+      sub.topic = (!config.detached && this.topics.get(config.topic)) || null;
       sub.restore(entries);
-      this.subs.set(sub.name, sub);
-      this.expirations.watch(sub);
-      this.push.sync(sub);
-      this.exports.sync(sub);
+      this.subs.add(sub, "restored");
     }
     for (const s of kept.snapshots) this.snapshots.restore(s, this.topics.get(s.topic) ?? null);
     for (const t of this.topics.values()) t.configure(t.config);
     this.iam.restore(kept.policies);
   }
 
-  /** A stored resource's transforms compiled again; one this engine refuses runs none (never fails a restart). */
-  private restoredChain(list: readonly unknown[] | undefined): TransformChain | null {
-    try {
-      return compileTransforms(list, this.transformEngine);
-    } catch {
-      return null;
-    }
-  }
-
-  private setTopicChain(name: string, chain: TransformChain | null): void {
-    const old = this.topicChains.get(name);
-    if (old !== chain) old?.dispose();
-    if (chain) this.topicChains.set(name, chain);
-    else this.topicChains.delete(name);
-  }
-
   /** Whether a resource has transforms the engine (not loaded yet) should run. */
   needsTransformEngine(): boolean {
-    if (this.transformEngine || !this.loadTransformEngine) return false;
-    for (const t of this.topics.values()) if (t.config.messageTransforms?.length) return true;
-    for (const s of this.subs.values()) if (s.config.messageTransforms?.length) return true;
-    return false;
+    return this.transforms.needsEngine(this.topics.values(), this.subs.values());
   }
 
   /** Loads the engine once, then compiles the transforms of every resource that has some. */
-  async ensureTransformEngine(): Promise<void> {
-    if (this.transformEngine || !this.loadTransformEngine) return;
-    const engine = await this.loadTransformEngine();
-    if (this.transformEngine) return;
-    this.transformEngine = engine;
-    for (const t of this.topics.values()) this.setTopicChain(t.name, this.restoredChain(t.config.messageTransforms));
-    for (const s of this.subs.values()) this.setSubscriptionChain(s, this.restoredChain(s.config.messageTransforms));
+  ensureTransformEngine(): Promise<void> {
+    return this.transforms.ensureEngine(() => this.topics.values(), () => this.subs.values());
   }
 
-  private setSubscriptionChain(sub: Subscription, chain: TransformChain | null): void {
-    if (sub.transform !== chain) sub.transform?.dispose();
-    sub.transform = chain;
+  /** The loaded transform engine; null until ensureTransformEngine (or without a loader). */
+  get transformEngine(): TransformEngine | null {
+    return this.transforms.engine;
   }
 
   /** The transforms of a topic or subscription as the operator surface shows them. */
   transformsOf(name: string): TransformChain | null {
-    return this.topicChains.get(name) ?? this.subs.get(name)?.transform ?? null;
+    return this.transforms.topicChain(name) ?? this.subs.get(name)?.transform ?? null;
   }
 
   private newSubscription(config: SubscriptionResource, createdSeq = this.store.nextSeq, chain?: TransformChain | null): Subscription {
     const hooks = { deadLetter: (s: Subscription, e: Entry) => this.deadLetter(s, e) };
     const sub = new Subscription(config, this.clock, this.store, hooks, this.fillWaitMs, createdSeq);
-    sub.transform = chain === undefined ? this.restoredChain(config.messageTransforms) : chain;
+    sub.transform = chain === undefined ? this.transforms.restored(config.messageTransforms) : chain;
     sub.matches = compileFilter(config.filter);
     sub.filtered = config.filter !== "";
     sub.observer = this.events;
@@ -219,14 +214,13 @@ export class Broker {
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
     const config = normalizeTopic(input);
     const schema = this.topicSchemas.resolve(config);
-    const chain = compileTransforms(config.messageTransforms, this.transformEngine);
+    const chain = this.transforms.compile(config.messageTransforms);
     const topic = new Topic(config, this.store, this.clock);
     topic.observer = this.events;
     this.store.putTopic(topic.config);
-    this.topics.set(topic.name, topic);
     this.topicSchemas.set(topic.name, schema);
-    this.setTopicChain(topic.name, chain);
-    this.events?.resourceChanged("topic", "created", topic.name);
+    this.transforms.setTopic(topic.name, chain);
+    this.topics.add(topic, "created");
     return topic.config;
   }
 
@@ -238,11 +232,13 @@ export class Broker {
     const topic = this.topic(input.name);
     const next = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
     const schema = this.topicSchemas.resolve(next);
-    const chain = compileTransforms(next.messageTransforms, this.transformEngine);
+    const chain = this.transforms.compile(next.messageTransforms);
+    const prev = topic.config;
     this.store.putTopic(next);
     topic.configure(next);
     this.topicSchemas.set(topic.name, schema);
-    this.setTopicChain(topic.name, chain);
+    this.transforms.setTopic(topic.name, chain);
+    this.topics.updated(topic, prev);
     this.events?.resourceChanged("topic", "updated", topic.name);
     return next;
   }
@@ -265,25 +261,28 @@ export class Broker {
   /** Its subscriptions stay (naming _deleted-topic_) with what they hold; its log and snapshots' topic go. */
   deleteTopic(name: string): void {
     const topic = this.topic(name);
-    this.store.transaction(() => {
+    this.store.transaction(() => this.removeTopic(topic, "deleted"));
+  }
+
+  /**
+   * The one removal path of a topic (delete, reset): its subscriptions stay, naming
+   * _deleted-topic_; its log goes, and so does its snapshots' topic.
+   */
+  private removeTopic(topic: Topic, why: Removal): void {
+    this.topics.remove(topic, why, () => {
       for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, true);
-      this.snapshots.topicDeleted(topic);
-      this.store.deleteTopic(name);
+      if (why === "deleted") this.snapshots.topicDeleted(topic);
+      this.store.deleteTopic(topic.name);
+      topic.subscriptions.clear();
+      topic.close();
     });
-    topic.subscriptions.clear();
-    topic.close();
-    this.topics.delete(name);
-    this.topicSchemas.set(name, undefined);
-    this.setTopicChain(name, null);
-    this.iam.drop(name);
-    this.events?.resourceChanged("topic", "deleted", name);
   }
 
   /** Validates and stores the messages once, fans them out, and returns their ids. */
   publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
     const topic = this.topic(topicName);
     const sizes = checkPublish(messages, requestBytes);
-    const chain = this.topicChains.get(topicName);
+    const chain = this.transforms.topicChain(topicName);
     if (chain) return this.publishTransformed(topic, chain, messages);
     let bytes = 0;
     for (const s of sizes) bytes += s;
@@ -314,32 +313,14 @@ export class Broker {
     return ids;
   }
 
-  /**
-   * TestMessageTransforms: `transforms` (ad hoc), or those of a topic or a subscription, traced on
-   * one message. Validation errors are INVALID_ARGUMENT; a missing resource NOT_FOUND.
-   */
+  /** TestMessageTransforms: ad hoc transforms, or those of a topic or a subscription, traced on one message. */
   testTransforms(project: string, message: MessageInput, source: { transforms?: unknown[]; topic?: string; subscription?: string }): ChainResult[] {
-    parseProject(project);
-    if (!this.transformEngine) throw new PubSubError("UNIMPLEMENTED", "This emulator was started without a JavaScript engine for message transforms.");
-    let chain: TransformChain | null;
-    if (source.topic) chain = (this.topic(source.topic), this.topicChains.get(source.topic) ?? null);
-    else if (source.subscription) chain = this.subscription(source.subscription).transform;
-    else if (source.transforms?.length) {
-      const adHoc = compileTransforms(source.transforms, this.transformEngine);
-      try {
-        return adHoc ? adHoc.trace(message.data, message.attributes, udfMetadata(undefined, this.clock.now(), message.orderingKey)) : [];
-      } finally {
-        adHoc?.dispose();
-      }
-    } else throw invalid("One of message_transforms, topic or subscription must be set.");
-    return chain ? chain.trace(message.data, message.attributes, udfMetadata(undefined, this.clock.now(), message.orderingKey)) : [];
+    return this.transforms.test(project, message, source, { topic: (n) => this.topic(n), subscription: (n) => this.subscription(n) });
   }
 
   /** ValidateMessageTransform: one transform, checked and compiled as a create would. */
   validateTransform(project: string, transform: unknown): void {
-    parseProject(project);
-    if (!transform) throw invalid("message_transform is required.");
-    compileTransforms([transform], this.transformEngine, "message_transform")?.dispose();
+    this.transforms.validate(project, transform);
   }
 
   // ---- subscriptions ----
@@ -354,16 +335,11 @@ export class Broker {
     normalizeExportConfigs(config);
     compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
-    const chain = compileTransforms(config.messageTransforms, this.transformEngine);
+    const chain = this.transforms.compile(config.messageTransforms);
     const sub = this.newSubscription(config, undefined, chain);
     sub.topic = topic;
     this.store.putSubscription(config, sub.createdSeq);
-    this.subs.set(sub.name, sub);
-    topic.subscriptions.add(sub);
-    this.expirations.watch(sub);
-    this.push.sync(sub);
-    this.exports.sync(sub);
-    this.events?.resourceChanged("subscription", "created", sub.name);
+    this.subs.add(sub, "created");
     return this.describe(sub);
   }
 
@@ -377,16 +353,11 @@ export class Broker {
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
     next.pushConfig = normalizePushConfig(next.pushConfig, sub.config.pushConfig);
     normalizeExportConfigs(next, sub.config);
-    const chain = compileTransforms(next.messageTransforms, this.transformEngine);
+    const chain = this.transforms.compile(next.messageTransforms);
     const prev = sub.config;
     this.setConfig(sub, next);
-    this.setSubscriptionChain(sub, chain);
-    if (prev.messageRetentionDuration !== next.messageRetentionDuration || prev.retainAckedMessages !== next.retainAckedMessages) {
-      sub.retentionChanged();
-    }
-    this.expirations.watch(sub);
-    this.push.sync(sub);
-    this.exports.sync(sub);
+    this.transforms.setSubscription(sub, chain);
+    this.subs.updated(sub, prev);
     return this.describe(sub);
   }
 
@@ -402,27 +373,24 @@ export class Broker {
   }
 
   deleteSubscription(name: string): void {
-    const sub = this.subscription(name);
-    this.subs.delete(name);
-    sub.topic?.subscriptions.delete(sub);
-    this.expirations.unwatch(sub);
-    this.push.detach(sub);
-    this.exports.detach(sub);
-    this.iam.drop(name);
-    this.setSubscriptionChain(sub, null);
-    this.store.transaction(() => {
-      sub.close(notFound(name));
-      this.store.deleteSubscription(name);
-    });
-    this.events?.resourceChanged("subscription", "deleted", name);
+    this.removeSubscription(this.subscription(name), "deleted");
+  }
+
+  /** The one removal path of a subscription (delete, expiry, reset): what it holds goes, then its record. */
+  private removeSubscription(sub: Subscription, why: Removal): void {
+    const error = why === "deleted" ? notFound(sub.name) : new PubSubError("UNAVAILABLE", "The emulator was reset.");
+    this.subs.remove(sub, why, () =>
+      this.store.transaction(() => {
+        sub.close(error);
+        this.store.deleteSubscription(sub.name);
+      }),
+    );
   }
 
   /** Detached: off its topic, everything it held dropped; Pull and StreamingPull fail. */
   detachSubscription(name: string): void {
     const sub = this.subscription(name);
-    sub.topic?.subscriptions.delete(sub);
-    this.push.detach(sub);
-    this.exports.detach(sub);
+    this.subs.detached(sub);
     this.store.transaction(() => {
       this.setConfig(sub, { ...sub.config, detached: true }, true);
       sub.close(failedPrecondition(`Subscription ${name} is detached.`));
@@ -476,13 +444,12 @@ export class Broker {
   /** A BigQuery or Bigtable subscription's kind, state and rows written; null for pull and push. */
   exportStatus(name: string): ExportStatus | null {
     const sub = this.subs.get(name);
-    return sub ? this.exports.status(sub) : null;
+    return sub ? this.deliveries.status(sub) : null;
   }
 
-  /** Stops push delivery (the server is stopping): no new requests, no backoff timers left. */
-  stopPush(): void {
-    this.push.clear();
-    this.exports.clear();
+  /** The server is stopping: no new push or export requests, no backoff timers left. */
+  stopDeliveries(): void {
+    this.subs.stopped();
   }
 
   /** Drops every resource, or those of one project (the admin API's reset). */
@@ -490,31 +457,16 @@ export class Broker {
     const prefix = project === undefined ? "" : `projects/${parseProject(project)}/`;
     const dropped = { topics: 0, subscriptions: 0 };
     this.store.transaction(() => {
-      for (const [name, sub] of this.subs) {
-        if (!name.startsWith(prefix)) continue;
-        this.subs.delete(name);
-        sub.topic?.subscriptions.delete(sub);
-        this.expirations.unwatch(sub);
-        this.push.detach(sub);
-        this.exports.detach(sub);
-        sub.close(new PubSubError("UNAVAILABLE", "The emulator was reset."));
-        this.setSubscriptionChain(sub, null);
-        this.store.deleteSubscription(name);
-        this.events?.resourceChanged("subscription", "deleted", name);
+      for (const sub of [...this.subs.values()]) {
+        if (!sub.name.startsWith(prefix)) continue;
+        this.removeSubscription(sub, "reset");
         dropped.subscriptions++;
       }
       this.snapshots.clear(prefix);
-      for (const [name, topic] of this.topics) {
-        if (!name.startsWith(prefix)) continue;
+      for (const topic of [...this.topics.values()]) {
+        if (!topic.name.startsWith(prefix)) continue;
         // A subscription of another project keeps working as if its topic were deleted.
-        for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, true);
-        topic.subscriptions.clear();
-        topic.close();
-        this.topics.delete(name);
-        this.store.deleteTopic(name);
-        this.topicSchemas.set(name, undefined);
-        this.setTopicChain(name, null);
-        this.events?.resourceChanged("topic", "deleted", name);
+        this.removeTopic(topic, "reset");
         dropped.topics++;
       }
     });
@@ -617,11 +569,10 @@ export class Broker {
     else throw invalid(`Invalid resource (resource=${String(resource).slice(0, 200)}): expected a topic, subscription, snapshot or schema name.`);
   }
 
-  /** Pull and StreamingPull are refused on a push subscription, as by the real service. */
+  /** Pull and StreamingPull are refused on any kind but pull (push, the exports), as by the real service. */
   private pullable(name: string): Subscription {
     const sub = this.subscription(name);
-    if (pushEndpointOf(sub.config)) throw pullOnPush();
-    const refusal = exportRefusal(sub.config);
+    const refusal = pullRefusal(sub.config);
     if (refusal) throw refusal;
     return sub;
   }

@@ -5,6 +5,8 @@
  */
 import type { Clock } from "./clock.ts";
 import type { HeapEntry } from "./heap.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import type { SubscriptionResource } from "./resources.ts";
 import type { Subscription } from "./subscription.ts";
 import { TimedHeap } from "./timed-heap.ts";
 
@@ -12,7 +14,7 @@ interface Watch extends HeapEntry {
   readonly sub: Subscription;
 }
 
-export class Expirations {
+export class Expirations implements Lifecycle<Subscription, SubscriptionResource> {
   private heap: TimedHeap<Watch>;
   private watches = new Map<Subscription, Watch>();
 
@@ -21,6 +23,22 @@ export class Expirations {
     private expire: (sub: Subscription) => void,
   ) {
     this.heap = new TimedHeap<Watch>(clock, (w, now) => this.due(w, now));
+  }
+
+  created(sub: Subscription): void {
+    this.watch(sub);
+  }
+
+  restored(sub: Subscription): void {
+    this.watch(sub);
+  }
+
+  updated(sub: Subscription): void {
+    this.watch(sub);
+  }
+
+  removed(sub: Subscription): void {
+    this.unwatch(sub);
   }
 
   /** Arms (or re-arms, or disarms) a subscription per its current expiration policy. */

@@ -117,6 +117,9 @@ export class IamPolicies {
     return [...permissions];
   }
 
+  /** The lifecycle feature: a removed resource's policy goes with it. */
+  readonly lifecycle = { removed: (r: { readonly name: string }) => this.drop(r.name) };
+
   /** The resource was deleted: a resource created later under its name starts without a policy. */
   drop(resource: string): void {
     if (this.policies.delete(resource)) this.writer.deletePolicy(resource);

@@ -10,7 +10,7 @@ import { PubSubError, invalid } from "./errors.ts";
 import { checkAckDeadline, checkModifyDeadline } from "./limits.ts";
 import { deliveryBatch, type Confirmation, type DeliveryBatch } from "./delivery-batch.ts";
 import type { Delivery } from "./message.ts";
-import { pullOnPush, pushEndpointOf } from "./push/push-config.ts";
+import { pullRefusal } from "./delivery/kinds.ts";
 import type { Subscription } from "./subscription.ts";
 
 export interface StreamRequest {
@@ -103,11 +103,12 @@ export class StreamSession {
 
   private deliver(batch: Delivery[]): void {
     if (this.closed) return;
-    if (pushEndpointOf(this.sub.config)) {
-      // The subscription became a push subscription while this stream was open: the messages go
-      // back at once, and the stream ends as a new one would.
+    const refusal = pullRefusal(this.sub.config);
+    if (refusal) {
+      // The subscription changed kind (push, an export) while this stream was open: the messages
+      // go back at once, and the stream ends as a new one would.
       this.sub.modifyAckDeadline(batch.map((d) => d.ackId), 0);
-      return this.end(pullOnPush());
+      return this.end(refusal);
     }
     if (!this.send(batch)) this.consumer.ready = false;
   }

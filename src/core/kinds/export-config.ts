@@ -2,23 +2,10 @@
  * The export kinds' configs on a subscription create or update: each validated, and at most one
  * delivery kind set (push, BigQuery, Cloud Storage, Bigtable are mutually exclusive).
  */
-import { invalid } from "../errors.ts";
-import { pushEndpointOf } from "../push/push-config.ts";
+import { checkOneDeliveryKind } from "../delivery/kinds.ts";
 import type { SubscriptionResource } from "../resources.ts";
 import { normalizeBigQueryConfig, type BigQueryConfigView } from "./bigquery/config.ts";
 import { normalizeBigtableConfig, type BigtableConfigView } from "./bigtable/config.ts";
-
-export function checkOneDeliveryKind(config: SubscriptionResource): void {
-  const kinds = [
-    pushEndpointOf(config) !== "",
-    !!(config.bigqueryConfig as BigQueryConfigView | undefined)?.table,
-    !!(config.cloudStorageConfig as { bucket?: string } | undefined)?.bucket,
-    !!(config.bigtableConfig as BigtableConfigView | undefined)?.table,
-  ].filter(Boolean).length;
-  if (kinds > 1) {
-    throw invalid("Invalid subscription: at most one of push_config, bigquery_config, cloud_storage_config and bigtable_config may be set.");
-  }
-}
 
 /**
  * Validates the BigQuery and Bigtable configs in place. The output-only state is kept while the

@@ -7,8 +7,8 @@
  * backoff, so it resumes by itself once the destination is fixed.
  */
 import type { Clock } from "../clock.ts";
-import { failedPrecondition, type PubSubError } from "../errors.ts";
 import { Consumer } from "../consumer.ts";
+import type { DeliveryRuntime, DeliveryStatus } from "../delivery/deliveries.ts";
 import type { Delivery } from "../message.ts";
 import { SECOND, type SubscriptionResource } from "../resources.ts";
 import type { Subscription } from "../subscription.ts";
@@ -51,11 +51,7 @@ const MAX_OUTSTANDING = 2000;
 const WRITE_LEASE_SECONDS = 600;
 
 /** What the operator surface shows of an export subscription. */
-export interface ExportStatus {
-  kind: string;
-  state: string;
-  rows: number;
-}
+export type ExportStatus = DeliveryStatus;
 
 export class ExportConsumer {
   readonly consumer: Consumer;
@@ -136,61 +132,25 @@ export class ExportConsumer {
   }
 }
 
-/** The one place export delivery is attached to and detached from subscriptions. */
-export class ExportDeliveries {
-  private attached = new Map<Subscription, ExportConsumer>();
-
-  constructor(
-    private kinds: readonly ExportKind[],
-    private deps: ExportDeps | null,
-  ) {}
-
-  kindOf(config: SubscriptionResource): ExportKind | undefined {
-    return this.kinds.find((k) => k.applies(config));
-  }
-
-  sync(sub: Subscription): void {
-    if (!this.deps) return;
-    const kind = sub.config.detached ? undefined : this.kindOf(sub.config);
-    // A changed config is probed again with a fresh consumer (destination, metadata, schema mode).
-    this.detach(sub);
-    if (!kind) return;
-    const ec = new ExportConsumer(sub, kind, this.deps);
-    this.attached.set(sub, ec);
-    sub.addConsumer(ec.consumer);
-  }
-
-  status(sub: Subscription): ExportStatus | null {
-    const ec = this.attached.get(sub);
-    if (!ec) return null;
-    const config = sub.config[ec.kind.name === "bigquery" ? "bigqueryConfig" : "bigtableConfig"] as { state?: string } | undefined;
-    return { kind: ec.kind.name, state: config?.state ?? "", rows: ec.rows };
-  }
-
-  detach(sub: Subscription): void {
-    const ec = this.attached.get(sub);
-    if (!ec) return;
-    this.attached.delete(sub);
-    sub.removeConsumer(ec.consumer);
-    ec.stop();
-  }
-
-  clear(): void {
-    for (const sub of [...this.attached.keys()]) this.detach(sub);
-  }
-}
-
-const KIND_NAMES: ReadonlyArray<[keyof SubscriptionResource, string]> = [
-  ["bigqueryConfig", "BigQuery"],
-  ["bigtableConfig", "Bigtable"],
-];
-
-/** Pull and StreamingPull on an export subscription, refused as the real service refuses them. */
-export function exportRefusal(config: SubscriptionResource): PubSubError | null {
-  for (const [field, label] of KIND_NAMES) {
-    if ((config[field] as { table?: string } | undefined)?.table) {
-      return failedPrecondition(`This method is not supported for ${label} subscriptions.`);
-    }
-  }
-  return null;
+/**
+ * An export kind as a delivery kind. A changed config is probed again with a fresh consumer
+ * (destination, metadata, schema mode), so it never follows a change in place.
+ */
+export function exportRuntime(kind: ExportKind, deps: ExportDeps): DeliveryRuntime {
+  return {
+    name: kind.name,
+    applies: (config) => kind.applies(config),
+    attach(sub) {
+      const ec = new ExportConsumer(sub, kind, deps);
+      return {
+        consumer: ec.consumer,
+        follow: () => false,
+        stop: () => ec.stop(),
+        status() {
+          const config = sub.config[kind.name === "bigquery" ? "bigqueryConfig" : "bigtableConfig"] as { state?: string } | undefined;
+          return { kind: kind.name, state: config?.state ?? "", rows: ec.rows };
+        },
+      };
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /** push_config as the core reads it, and its validation on create, update and ModifyPushConfig. */
-import { bounded, failedPrecondition, invalid } from "../errors.ts";
+import { bounded, invalid } from "../errors.ts";
 import type { SubscriptionResource } from "../resources.ts";
 
 export interface PushConfigView {
@@ -12,9 +12,6 @@ export interface PushConfigView {
 
 const VERSIONS = new Set(["v1", "v1beta1", "v1beta2"]);
 const MAX_URL = 2048;
-
-/** Pull and StreamingPull on a push subscription, in the real service's words. */
-export const pullOnPush = () => failedPrecondition("This method is not supported for push subscriptions with a defined push configuration.");
 
 /** The push endpoint, or "" for a pull subscription. */
 export function pushEndpointOf(config: SubscriptionResource): string {

@@ -8,6 +8,7 @@
  */
 import type { Clock } from "../clock.ts";
 import { Consumer } from "../consumer.ts";
+import type { DeliveryRuntime } from "../delivery/deliveries.ts";
 import type { Delivery } from "../message.ts";
 import { SECOND } from "../resources.ts";
 import type { Subscription } from "../subscription.ts";
@@ -170,38 +171,21 @@ export function pushDeps(
   };
 }
 
-/**
- * The one place push delivery is attached and detached: a subscription with a push endpoint has
- * a PushConsumer; one that goes back to pull, is detached or deleted loses it.
- */
-export class PushDeliveries {
-  private attached = new Map<Subscription, PushConsumer>();
-
-  /** Without deps (core tests that do not push) push subscriptions just hold their messages. */
-  constructor(private deps: PushDeps | null) {}
-
-  /** After a create or an update: attach, detach, or follow a changed ack deadline. */
-  sync(sub: Subscription): void {
-    if (!this.deps) return;
-    const push = pushEndpointOf(sub.config) !== "" && !sub.config.detached;
-    const current = this.attached.get(sub);
-    if (push && !current) {
-      const pc = new PushConsumer(sub, this.deps);
-      this.attached.set(sub, pc);
-      sub.addConsumer(pc.consumer);
-    } else if (!push && current) this.detach(sub);
-    else if (current) current.consumer.ackDeadlineSeconds = sub.config.ackDeadlineSeconds;
-  }
-
-  detach(sub: Subscription): void {
-    const pc = this.attached.get(sub);
-    if (!pc) return;
-    this.attached.delete(sub);
-    sub.removeConsumer(pc.consumer);
-    pc.stop();
-  }
-
-  clear(): void {
-    for (const sub of [...this.attached.keys()]) this.detach(sub);
-  }
+/** Push as a delivery kind: a PushConsumer per push subscription, following ack deadline changes. */
+export function pushRuntime(deps: PushDeps): DeliveryRuntime {
+  return {
+    name: "push",
+    applies: (config) => pushEndpointOf(config) !== "",
+    attach(sub) {
+      const pc = new PushConsumer(sub, deps);
+      return {
+        consumer: pc.consumer,
+        follow(s) {
+          pc.consumer.ackDeadlineSeconds = s.config.ackDeadlineSeconds;
+          return true;
+        },
+        stop: () => pc.stop(),
+      };
+    },
+  };
 }

@@ -1,0 +1,117 @@
+/**
+ * Which compiled message_transforms each topic and subscription runs, and the engine they run on:
+ * loaded once, on the first need, so a server whose resources have none never loads it. A topic's
+ * chain is kept here by name; a subscription holds its own (Subscription.transform, read on the
+ * delivery path). The lifecycle features dispose a resource's chain when it goes.
+ */
+import { PubSubError, invalid } from "./errors.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import type { MessageInput } from "./message.ts";
+import { parseProject } from "./names.ts";
+import type { SubscriptionResource, TopicResource } from "./resources.ts";
+import type { Subscription } from "./subscription.ts";
+import type { Topic } from "./topic.ts";
+import type { TransformEngine } from "./transform-engine.ts";
+import { compileTransforms, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
+
+export class TransformBindings {
+  engine: TransformEngine | null = null;
+  /** Each topic's enabled transforms; absent for a topic without any. */
+  private topicChains = new Map<string, TransformChain>();
+
+  constructor(
+    readonly load: (() => Promise<TransformEngine>) | null,
+    private now: () => number,
+  ) {}
+
+  /** Compiles a create's or an update's transforms (INVALID_ARGUMENT on a bad one). */
+  compile(list: readonly unknown[] | undefined, field?: string): TransformChain | null {
+    return compileTransforms(list, this.engine, field);
+  }
+
+  /** A stored resource's transforms compiled again; one this engine refuses runs none (never fails a restart). */
+  restored(list: readonly unknown[] | undefined): TransformChain | null {
+    try {
+      return compileTransforms(list, this.engine);
+    } catch {
+      return null;
+    }
+  }
+
+  topicChain(name: string): TransformChain | undefined {
+    return this.topicChains.get(name);
+  }
+
+  setTopic(name: string, chain: TransformChain | null): void {
+    const old = this.topicChains.get(name);
+    if (old !== chain) old?.dispose();
+    if (chain) this.topicChains.set(name, chain);
+    else this.topicChains.delete(name);
+  }
+
+  setSubscription(sub: Subscription, chain: TransformChain | null): void {
+    if (sub.transform !== chain) sub.transform?.dispose();
+    sub.transform = chain;
+  }
+
+  readonly topics: Lifecycle<Topic, TopicResource> = {
+    restored: (t) => this.setTopic(t.name, this.restored(t.config.messageTransforms)),
+    removed: (t) => this.setTopic(t.name, null),
+  };
+
+  readonly subscriptions: Lifecycle<Subscription, SubscriptionResource> = {
+    removed: (s) => this.setSubscription(s, null),
+  };
+
+  /** Whether a resource has transforms the engine (not loaded yet) should run. */
+  needsEngine(topics: Iterable<Topic>, subs: Iterable<Subscription>): boolean {
+    if (this.engine || !this.load) return false;
+    for (const t of topics) if (t.config.messageTransforms?.length) return true;
+    for (const s of subs) if (s.config.messageTransforms?.length) return true;
+    return false;
+  }
+
+  /** Loads the engine once, then compiles the transforms of every resource that has some. */
+  async ensureEngine(topics: () => Iterable<Topic>, subs: () => Iterable<Subscription>): Promise<void> {
+    if (this.engine || !this.load) return;
+    const engine = await this.load();
+    if (this.engine) return;
+    this.engine = engine;
+    for (const t of topics()) this.setTopic(t.name, this.restored(t.config.messageTransforms));
+    for (const s of subs()) this.setSubscription(s, this.restored(s.config.messageTransforms));
+  }
+
+  /**
+   * TestMessageTransforms: `transforms` (ad hoc), or those of a topic or a subscription, traced on
+   * one message. Validation errors are INVALID_ARGUMENT; a missing resource NOT_FOUND (`find`).
+   */
+  test(
+    project: string,
+    message: MessageInput,
+    source: { transforms?: unknown[]; topic?: string; subscription?: string },
+    find: { topic(name: string): unknown; subscription(name: string): Subscription },
+  ): ChainResult[] {
+    parseProject(project);
+    if (!this.engine) throw new PubSubError("UNIMPLEMENTED", "This emulator was started without a JavaScript engine for message transforms.");
+    const meta = () => udfMetadata(undefined, this.now(), message.orderingKey);
+    let chain: TransformChain | null;
+    if (source.topic) chain = (find.topic(source.topic), this.topicChains.get(source.topic) ?? null);
+    else if (source.subscription) chain = find.subscription(source.subscription).transform;
+    else if (source.transforms?.length) {
+      const adHoc = compileTransforms(source.transforms, this.engine);
+      try {
+        return adHoc ? adHoc.trace(message.data, message.attributes, meta()) : [];
+      } finally {
+        adHoc?.dispose();
+      }
+    } else throw invalid("One of message_transforms, topic or subscription must be set.");
+    return chain ? chain.trace(message.data, message.attributes, meta()) : [];
+  }
+
+  /** ValidateMessageTransform: one transform, checked and compiled as a create would. */
+  validate(project: string, transform: unknown): void {
+    parseProject(project);
+    if (!transform) throw invalid("message_transform is required.");
+    compileTransforms([transform], this.engine, "message_transform")?.dispose();
+  }
+}
