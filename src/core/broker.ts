@@ -20,12 +20,10 @@ import type { MessageInput } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { pullOnce, type PullHandle } from "./pull.ts";
 import { paginate, type Page } from "./paging.ts";
-import { normalizePushConfig } from "./push/push-config.ts";
-import { pushDeps, pushRuntime, type PushOptions, type PushSender } from "./push/push-delivery.ts";
-import { exportRuntime, type ExportKind, type ExportStatus } from "./kinds/export-delivery.ts";
-import { normalizeExportConfigs } from "./kinds/export-config.ts";
-import { Deliveries, type DeliveryRuntime } from "./delivery/deliveries.ts";
-import { pullRefusal } from "./delivery/kinds.ts";
+import type { ExportStatus } from "./kinds/export-delivery.ts";
+import { deliveryRuntimes, type DeliveryOptions } from "./delivery/runtimes.ts";
+import { Deliveries } from "./delivery/deliveries.ts";
+import { normalizeDelivery, pullRefusal } from "./delivery/kinds.ts";
 import { Collection } from "./lifecycle.ts";
 import { retention, topicLink } from "./subscription-features.ts";
 import { TransformBindings } from "./transform-bindings.ts";
@@ -45,7 +43,7 @@ import { transformAtPublish, type ChainResult, type TransformChain } from "./tra
 
 export type { PullHandle } from "./pull.ts";
 
-export interface BrokerOptions {
+export interface BrokerOptions extends DeliveryOptions<Broker> {
   clock: Clock;
   /** Where topics, subscriptions, snapshots, schemas, IAM policies and messages are kept; in memory by default. */
   store?: Store;
@@ -57,10 +55,6 @@ export interface BrokerOptions {
   pullWaitMs?: number;
   /** Publish is refused past it (default: no budget); it reads what the store holds. */
   memory?: MemoryBudget;
-  /** How push subscriptions send; without it they hold their messages (core tests). */
-  push?: { sender: PushSender; options?: Partial<PushOptions> };
-  /** The export delivery kinds (BigQuery, Bigtable); without them such subscriptions hold their messages. */
-  exports?: (broker: Broker) => readonly ExportKind[];
   /**
    * Loads the engine that runs message_transforms, on the first need (ensureTransformEngine): a
    * server whose resources have none never loads it. Without a loader they are validated and
@@ -104,7 +98,7 @@ export class Broker {
     this.schemas.onDelete = (name) => this.schemaDeleted(name);
     this.topicSchemas = new TopicSchemas(this.schemas);
     this.iam = new IamPolicies((resource) => this.requireResource(resource), this.store);
-    this.deliveries = new Deliveries(this.runtimes(o));
+    this.deliveries = new Deliveries(deliveryRuntimes(o.clock, o, this));
     const events = () => this.events;
     this.topics = new Collection<Topic, TopicResource>("topic", events, [
       { removed: (t) => this.topicSchemas.set(t.name, undefined) },
@@ -121,19 +115,6 @@ export class Broker {
       this.transforms.subscriptions,
     ]);
     this.restore();
-  }
-
-  /** The delivery kinds that send messages somewhere: push and the export kinds, when given. */
-  private runtimes(o: BrokerOptions): DeliveryRuntime[] {
-    const runtimes: DeliveryRuntime[] = [];
-    const push = pushDeps(o.clock, o.push, this);
-    if (push) runtimes.push(pushRuntime(push));
-    if (o.exports) {
-      // The same quiet ack and nack push uses (a deleted subscription has nothing left to settle).
-      const settle = pushDeps(o.clock, { sender: { send: async () => 0 } }, this)!;
-      for (const kind of o.exports(this)) runtimes.push(exportRuntime(kind, settle));
-    }
-    return runtimes;
   }
 
   /** Attaches an observer of broker events; the returned function detaches it. */
@@ -331,8 +312,7 @@ export class Broker {
     if (this.subs.has(input.name)) throw alreadyExists(input.name);
     const topic = this.topic(input.topic);
     const config = normalizeSubscription(input);
-    config.pushConfig = normalizePushConfig(config.pushConfig);
-    normalizeExportConfigs(config);
+    normalizeDelivery(config);
     compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
     const chain = this.transforms.compile(config.messageTransforms);
@@ -351,8 +331,7 @@ export class Broker {
     const sub = this.subscription(input.name);
     const next = normalizeSubscription(applyMask(sub.config, input, paths, SUBSCRIPTION_MASK));
     if (next.deadLetterPolicy) this.topic(next.deadLetterPolicy.deadLetterTopic);
-    next.pushConfig = normalizePushConfig(next.pushConfig, sub.config.pushConfig);
-    normalizeExportConfigs(next, sub.config);
+    normalizeDelivery(next, sub.config);
     const chain = this.transforms.compile(next.messageTransforms);
     const prev = sub.config;
     this.setConfig(sub, next);

@@ -5,6 +5,8 @@
  * allowed on it; what a kind does with messages is its DeliveryRuntime (deliveries.ts).
  */
 import { failedPrecondition, invalid, type PubSubError } from "../errors.ts";
+import { normalizeBigQuery, normalizeBigtable } from "../kinds/export-config.ts";
+import { normalizePushConfig } from "../push/push-config.ts";
 import type { SubscriptionResource } from "../resources.ts";
 
 export interface DeliveryKindSpec {
@@ -14,6 +16,8 @@ export interface DeliveryKindSpec {
   readonly field: keyof SubscriptionResource & string;
   /** The config chooses this kind (push_endpoint, table or bucket set). */
   selected(config: SubscriptionResource): boolean;
+  /** Validates its config field in place on a create (no `prev`) or an update (INVALID_ARGUMENT). */
+  normalize?(next: SubscriptionResource, prev?: SubscriptionResource): void;
   /** What Pull and StreamingPull are answered on a subscription of this kind (absent: allowed). */
   refusal?(): PubSubError;
 }
@@ -26,11 +30,17 @@ const set = (field: keyof SubscriptionResource, key: string) => (config: Subscri
 export const pullOnPush = () => failedPrecondition("This method is not supported for push subscriptions with a defined push configuration.");
 
 export const DELIVERY_KINDS: readonly DeliveryKindSpec[] = [
-  { name: "push", field: "pushConfig", selected: set("pushConfig", "pushEndpoint"), refusal: pullOnPush },
-  { name: "bigquery", field: "bigqueryConfig", selected: set("bigqueryConfig", "table"), refusal: refusedFor("BigQuery") },
+  {
+    name: "push",
+    field: "pushConfig",
+    selected: set("pushConfig", "pushEndpoint"),
+    normalize: (next, prev) => void (next.pushConfig = normalizePushConfig(next.pushConfig, prev?.pushConfig)),
+    refusal: pullOnPush,
+  },
+  { name: "bigquery", field: "bigqueryConfig", selected: set("bigqueryConfig", "table"), normalize: normalizeBigQuery, refusal: refusedFor("BigQuery") },
   // Stored but not delivered yet: until its runtime lands, it stays pullable as it always was.
   { name: "cloudStorage", field: "cloudStorageConfig", selected: set("cloudStorageConfig", "bucket") },
-  { name: "bigtable", field: "bigtableConfig", selected: set("bigtableConfig", "table"), refusal: refusedFor("Bigtable") },
+  { name: "bigtable", field: "bigtableConfig", selected: set("bigtableConfig", "table"), normalize: normalizeBigtable, refusal: refusedFor("Bigtable") },
 ];
 
 /** The kind the config chooses; null for pull. */
@@ -44,8 +54,14 @@ export function pullRefusal(config: SubscriptionResource): PubSubError | null {
   return deliveryKindOf(config)?.refusal?.() ?? null;
 }
 
+/** Every kind's config validated on a create or an update, and at most one of them set. */
+export function normalizeDelivery(next: SubscriptionResource, prev?: SubscriptionResource): void {
+  for (const k of DELIVERY_KINDS) k.normalize?.(next, prev);
+  checkOneDeliveryKind(next);
+}
+
 /** At most one kind is set, as the real service checks on create and update. */
-export function checkOneDeliveryKind(config: SubscriptionResource): void {
+function checkOneDeliveryKind(config: SubscriptionResource): void {
   let n = 0;
   for (const k of DELIVERY_KINDS) if (k.selected(config)) n++;
   if (n > 1) {
