@@ -43,6 +43,9 @@ import { transformAtPublish, type ChainResult, type TransformChain } from "./tra
 
 export type { PullHandle } from "./pull.ts";
 
+/** A topic whose fan-out list holds the broker's subscriptions. */
+type SubTopic = Topic<Subscription>;
+
 export interface BrokerOptions extends DeliveryOptions<Broker> {
   clock: Clock;
   /** Where topics, subscriptions, snapshots, schemas, IAM policies and messages are kept; in memory by default. */
@@ -69,7 +72,7 @@ export class Broker {
   readonly maxMessagesPerResponse: number;
   private readonly fillWaitMs: number;
   private readonly pullWaitMs: number;
-  private topics: Collection<Topic, TopicResource>;
+  private topics: Collection<SubTopic, TopicResource>;
   private subs: Collection<Subscription, SubscriptionResource>;
   private snapshots: Snapshots;
   private expirations: Expirations;
@@ -100,7 +103,7 @@ export class Broker {
     this.iam = new IamPolicies((resource) => this.requireResource(resource), this.store);
     this.deliveries = new Deliveries(deliveryRuntimes(o.clock, o, this));
     const events = () => this.events;
-    this.topics = new Collection<Topic, TopicResource>("topic", events, [
+    this.topics = new Collection<SubTopic, TopicResource>("topic", events, [
       { removed: (t) => this.topicSchemas.set(t.name, undefined) },
       this.transforms.topics,
       this.iam.lifecycle,
@@ -145,7 +148,7 @@ export class Broker {
         this.store.putTopic(t);
       }
       this.topicSchemas.set(t.name, schema);
-      this.topics.add(new Topic(t, this.store, this.clock), "restored");
+      this.topics.add(new Topic<Subscription>(t, this.store, this.clock), "restored");
     }
     for (const { config, createdSeq, entries } of kept.subscriptions) {
       const sub = this.newSubscription(config, createdSeq);
@@ -196,7 +199,7 @@ export class Broker {
     const config = normalizeTopic(input);
     const schema = this.topicSchemas.resolve(config);
     const chain = this.transforms.compile(config.messageTransforms);
-    const topic = new Topic(config, this.store, this.clock);
+    const topic = new Topic<Subscription>(config, this.store, this.clock);
     topic.observer = this.events;
     this.store.putTopic(topic.config);
     this.topicSchemas.set(topic.name, schema);
@@ -249,7 +252,7 @@ export class Broker {
    * The one removal path of a topic (delete, reset): its subscriptions stay, naming
    * _deleted-topic_; its log goes, and so does its snapshots' topic.
    */
-  private removeTopic(topic: Topic, why: Removal): void {
+  private removeTopic(topic: SubTopic, why: Removal): void {
     this.topics.remove(topic, why, () => {
       for (const s of topic.subscriptions) this.setConfig(s, { ...s.config, topic: DELETED_TOPIC }, true);
       if (why === "deleted") this.snapshots.topicDeleted(topic);
@@ -276,7 +279,7 @@ export class Broker {
    * and stored; a filtered message is acknowledged with an id taken from the same sequence that is
    * never stored, so ids stay unique.
    */
-  private publishTransformed(topic: Topic, chain: TransformChain, messages: readonly MessageInput[]): string[] {
+  private publishTransformed(topic: SubTopic, chain: TransformChain, messages: readonly MessageInput[]): string[] {
     const { kept, sizes, filtered } = transformAtPublish(chain, messages, this.clock.now());
     let stored: string[] = [];
     if (kept.length > 0) {
@@ -455,7 +458,7 @@ export class Broker {
   }
 
   /** Every topic and subscription object, for the operator surface (inspection, metrics). */
-  resources(): { topics: Iterable<Topic>; subscriptions: Iterable<Subscription> } {
+  resources(): { topics: Iterable<SubTopic>; subscriptions: Iterable<Subscription> } {
     return { topics: this.topics.values(), subscriptions: this.subs.values() };
   }
 
@@ -585,7 +588,7 @@ export class Broker {
     return r === undefined ? sub.config : { ...sub.config, topicMessageRetentionDuration: r };
   }
 
-  private topic(name: string): Topic {
+  private topic(name: string): SubTopic {
     const topic = this.topics.get(name);
     if (topic) return topic;
     parseName(name, "topics", "topic");

@@ -13,6 +13,7 @@ import type { StoredMessage } from "./message.ts";
 import type { SubscriptionResource } from "./resources.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import { TimedHeap } from "./timed-heap.ts";
+import type { Subscription } from "./subscription.ts";
 import type { Topic } from "./topic.ts";
 
 export interface Delayed extends HeapEntry {
@@ -33,7 +34,7 @@ export abstract class SubscriptionState {
   /** Whether it has a filter at all (without one, a publish is taken whole). */
   filtered = false;
   /** Its topic while attached (null once the topic is deleted or the subscription detached). */
-  topic: Topic | null = null;
+  topic: Topic<Subscription> | null = null;
   /** Last pull, stream, ack or modack (the expiration policy's clock). */
   lastActive: number;
   /** Messages from this seq on were published while it existed (a seek to a time may restore them). */

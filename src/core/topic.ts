@@ -9,10 +9,20 @@ import type { BrokerObserver } from "./events.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 import type { TopicResource } from "./resources.ts";
 import type { Store } from "./store/store.ts";
-import type { Subscription } from "./subscription.ts";
 
-export class Topic {
-  readonly subscriptions = new Set<Subscription>();
+/** What a topic fans a publish out to: a Subscription (named here so topic.ts never imports it). */
+export interface TopicSubscriber {
+  readonly name: string;
+  /** Takes the messages of a publish its filter accepts (inside the publish's store transaction). */
+  enqueue(msgs: readonly StoredMessage[]): void;
+  /** After the publish committed: deliver. */
+  published(): void;
+  /** The topic's retention changed. */
+  retentionChanged(): void;
+}
+
+export class Topic<S extends TopicSubscriber = TopicSubscriber> {
+  readonly subscriptions = new Set<S>();
   /** fromSeq of each live snapshot on the topic: the log keeps everything from the smallest. */
   private snapshotSeqs: number[] = [];
   private logTimer: DeadlineTimer;

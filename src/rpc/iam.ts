@@ -1,7 +1,7 @@
 /** google.iam.v1.IAMPolicy for topics, subscriptions, snapshots and schemas: calls on the broker's policies. */
 import type { Broker } from "../core/broker.ts";
 import type { Binding, Policy } from "../core/iam.ts";
-import type { ProtoObject, UnaryRpc } from "./table.ts";
+import type { ProtoObject, UnaryRpc } from "./contract.ts";
 
 function policyToProto(p: Policy): ProtoObject {
   return { version: p.version, bindings: p.bindings, auditConfigs: p.auditConfigs, etag: Buffer.from(p.etag) };

@@ -6,7 +6,7 @@
  */
 import type { Broker } from "../core/broker.ts";
 import type { ChainResult } from "../core/transforms.ts";
-import type { ProtoObject, UnaryRpc } from "./table.ts";
+import type { ProtoObject, UnaryRpc } from "./contract.ts";
 
 function transformedToProto(r: ChainResult): ProtoObject {
   if (r.kind === "filtered") return { filteredMessage: {} };

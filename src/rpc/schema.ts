@@ -2,7 +2,7 @@
 import type { Broker } from "../core/broker.ts";
 import type { SchemaRevision } from "../core/schemas/registry.ts";
 import { msToTimestamp } from "./convert.ts";
-import type { ProtoObject, UnaryRpc } from "./table.ts";
+import type { ProtoObject, UnaryRpc } from "./contract.ts";
 
 const EMPTY = Object.freeze({});
 

@@ -2,7 +2,7 @@
 import type { Broker } from "../core/broker.ts";
 import { deliveryBatch, type DeliveryBatch } from "../core/delivery-batch.ts";
 import { snapshotFromProto, snapshotToProto, subscriptionFromProto, subscriptionToProto, timestampToMs } from "./convert.ts";
-import type { CallContext, ProtoObject, UnaryRpc } from "./table.ts";
+import type { CallContext, ProtoObject, UnaryRpc } from "./contract.ts";
 
 const EMPTY = Object.freeze({});
 

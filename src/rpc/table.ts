@@ -14,29 +14,9 @@ import { schemaRpcs } from "./schema.ts";
 import { subscriberRpcs } from "./subscriber.ts";
 import { unimplementedRpcs } from "./unimplemented.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ProtoObject = Record<string, any>;
+import type { ProtoObject, RpcTable, UnaryRpc } from "./contract.ts";
 
-/** What a handler may ask of the call that carries it. */
-export interface CallContext {
-  /** Runs `fn` if the caller goes away before the answer (a waiting Pull stops waiting). */
-  onCancel(fn: () => void): void;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type UnaryRpc = (req: any, ctx: CallContext) => unknown | Promise<unknown>;
-
-/** What a transport holds for one open StreamingPull stream. */
-export type StreamHandle = Pick<StreamSession, "handle" | "drained" | "close">;
-
-export interface RpcTable {
-  /** Every unary RPC of every service, by "Service.Method". */
-  readonly unary: ReadonlyMap<string, UnaryRpc>;
-  /** Subscriber.StreamingPull: validates the first request and starts a session. */
-  openStream(first: StreamRequest, sink: StreamSink): StreamHandle;
-}
-
-export const NO_CONTEXT: CallContext = { onCancel: () => {} };
+export { NO_CONTEXT, type CallContext, type ProtoObject, type RpcTable, type StreamHandle, type UnaryRpc } from "./contract.ts";
 
 /** The RPCs that have a handler, by "Service.Method". */
 export function implementedRpcs(broker: Broker): Map<string, UnaryRpc> {

@@ -1,7 +1,7 @@
 /** Every RPC of the served services that has no handler yet answers UNIMPLEMENTED, on every transport. */
 import { PubSubError } from "../core/errors.ts";
 import { SERVICES, serviceMethods, type ServiceName } from "./services.ts";
-import type { UnaryRpc } from "./table.ts";
+import type { UnaryRpc } from "./contract.ts";
 
 export function unimplementedRpcs(): [string, UnaryRpc][] {
   const out: [string, UnaryRpc][] = [];
