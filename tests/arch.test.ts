@@ -1,12 +1,15 @@
 /**
  * The core is transport- and runtime-free: no file under src/core/ imports @grpc/*, bun, node:*
  * (or a bare Node built-in) or anything outside src/core/, and none reads process., Date.now( or Bun.
+ * The rest of src/ keeps a layer order (each area imports only lower layers or itself) and has no
+ * import cycle, type imports included.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-const CORE = resolve(import.meta.dir, "../src/core");
+const SRC = resolve(import.meta.dir, "../src");
+const CORE = join(SRC, "core");
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -97,5 +100,96 @@ describe("architecture", () => {
       "// process.env is read in config.ts",
     ];
     for (const line of ok) expect(violations(fake, line)).toEqual([]);
+  });
+});
+
+/**
+ * The layer of each area of src/ (its first path segment), lowest first: a file imports only from
+ * a lower layer or from its own area. Every area must be listed, so a new one is placed on purpose.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["core"],
+  ["log.ts"],
+  ["internal-errors.ts", "preface.ts"],
+  ["config.ts", "switchable-clock.ts", "transforms", "persistence", "sinks", "push", "rpc"],
+  ["grpc", "rest", "admin", "provision", "cli", "listener.ts", "memory-limit.ts"],
+  ["emulator.ts"],
+  ["main.ts"],
+];
+
+const areaOf = (file: string) => relative(SRC, file).split("/")[0]!;
+
+/** Relative imports of each file under src/, resolved to files. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const f of filesUnder(SRC)) {
+    const specs = importsOf(stripComments(readFileSync(f, "utf8"))).filter((s) => s.startsWith("."));
+    graph.set(f, specs.map((s) => resolve(dirname(f), s)).filter((t) => !relative(SRC, t).startsWith("..")));
+  }
+  return graph;
+}
+
+/** Strongly connected groups of more than one file (or a file importing itself): the cycles. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(group);
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+describe("layers", () => {
+  const graph = importGraph();
+  const layer = new Map(LAYERS.flatMap((areas, i) => areas.map((a) => [a, i] as const)));
+
+  test("every area of src/ has a layer", () => {
+    const areas = new Set([...graph.keys()].map(areaOf));
+    expect([...areas].filter((a) => !layer.has(a))).toEqual([]);
+  });
+
+  test("each area imports only lower layers or itself", () => {
+    const found: string[] = [];
+    for (const [file, targets] of graph) {
+      const from = areaOf(file);
+      for (const t of targets) {
+        const to = areaOf(t);
+        if (to !== from && !(layer.get(to)! < layer.get(from)!)) found.push(`${relative(SRC, file)} imports ${relative(SRC, t)}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  test("no import cycle in src/", () => {
+    expect(cycles(graph).map((c) => c.map((f) => relative(SRC, f)).sort().join(" → "))).toEqual([]);
+  });
+
+  test("the cycle finder finds a cycle", () => {
+    const g = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]);
+    expect(cycles(g).map((c) => c.sort())).toEqual([["a", "b", "c"]]);
   });
 });

@@ -185,8 +185,8 @@ export class Broker {
     const hooks = { deadLetter: (s: Subscription, e: Entry) => this.deadLetter(s, e) };
     const sub = new Subscription(config, this.clock, this.store, hooks, this.fillWaitMs, createdSeq);
     sub.transform = chain === undefined ? this.transforms.restored(config.messageTransforms) : chain;
-    sub.matches = compileFilter(config.filter);
-    sub.filtered = config.filter !== "";
+    sub.holdings.matches = compileFilter(config.filter);
+    sub.holdings.filtered = config.filter !== "";
     sub.observer = this.events;
     return sub;
   }

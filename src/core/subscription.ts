@@ -1,18 +1,21 @@
 /**
- * One subscription: what it holds (SubscriptionState) plus the consumers it hands messages to.
- * Delivery is event-driven: enqueue, ack, nack, expiry and a consumer regaining room all call
- * dispatch(). Every change of what it holds goes to the store.
+ * One subscription, by composition: its config and identity, its Holdings (what it holds: held
+ * list, backlog, backoff, retention), its Leases (what is out with a consumer), and delivery here:
+ * the consumers it hands messages to. Delivery is event-driven: enqueue, ack, nack, expiry and a
+ * consumer regaining room all call dispatch(). Every change of what it holds goes to the store.
  */
 import type { Entry, KeyQueue, Lease } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
 import type { BrokerObserver } from "./events.ts";
+import { Holdings } from "./holdings.ts";
+import { Leases } from "./leases.ts";
 import { LIMITS } from "./limits.ts";
-import type { Delivery } from "./message.ts";
+import type { Delivery, StoredMessage } from "./message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
-import type { Store } from "./store/store.ts";
-import { SubscriptionState } from "./subscription-state.ts";
+import type { EntryState, Store } from "./store/store.ts";
+import type { Topic } from "./topic.ts";
 import { shownMessage, udfMetadata, type TransformChain } from "./transforms.ts";
 
 export interface SubscriptionHooks {
@@ -22,7 +25,17 @@ export interface SubscriptionHooks {
 
 const NONE: readonly string[] = Object.freeze([]);
 
-export class Subscription extends SubscriptionState {
+/** What the operator surface reads of a subscription: never the live object. */
+export interface SubscriptionView {
+  readonly waiting: Iterable<Entry>;
+  readonly oldest: Entry | undefined;
+  readonly leases: Iterable<Lease>;
+  readonly consumers: readonly Consumer[];
+}
+
+export class Subscription {
+  readonly holdings: Holdings;
+  readonly leases: Leases;
   private consumers: Consumer[] = [];
   private rr = 0;
   private dispatching = false;
@@ -32,16 +45,69 @@ export class Subscription extends SubscriptionState {
   observer: BrokerObserver | null = null;
   /** The enabled message_transforms, run once per message at its first delivery; null for none. */
   transform: TransformChain | null = null;
+  /** Its topic while attached (null once the topic is deleted or the subscription detached). */
+  topic: Topic<Subscription> | null = null;
+  /** Last pull, stream, ack or modack (the expiration policy's clock). */
+  lastActive: number;
+  /** Messages from this seq on were published while it existed (a seek to a time may restore them). */
+  readonly createdSeq: number;
 
   constructor(
-    config: SubscriptionResource,
-    clock: Clock,
-    store: Store,
+    public config: SubscriptionResource,
+    private clock: Clock,
+    private store: Store,
     private hooks: SubscriptionHooks,
     private fillWaitMs = 0,
     createdSeq = store.nextSeq,
   ) {
-    super(config, clock, store, createdSeq);
+    this.leases = new Leases(clock, (lease, now) => this.leaseDue(lease, now));
+    this.holdings = new Holdings(this, this.leases, clock, store);
+    this.lastActive = clock.now();
+    this.createdSeq = createdSeq;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Messages waiting plus messages outstanding. */
+  get backlogSize(): number {
+    return this.holdings.backlog.waiting + this.leases.size;
+  }
+
+  get outstanding(): number {
+    return this.leases.size;
+  }
+
+  /** Takes the messages of a publish its filter accepts. */
+  enqueue(msgs: readonly StoredMessage[]): void {
+    this.holdings.enqueue(msgs);
+  }
+
+  /** Rebuilds what a store kept from an earlier run. */
+  restore(states: readonly EntryState[]): void {
+    this.holdings.restore(states);
+  }
+
+  /** What it holds, in publish order (inspection; the store's rows mirror it). */
+  entries(): Iterable<EntryState> {
+    return this.holdings.entries();
+  }
+
+  /** The unacked messages it holds, in publish order (what a snapshot keeps). */
+  unacked(): StoredMessage[] {
+    return this.holdings.unacked();
+  }
+
+  /** Seek: see Holdings.resetTo; open streams get the unacked messages again at once. */
+  resetTo(isUnacked: (m: StoredMessage) => boolean, restore: Iterable<StoredMessage>): void {
+    this.holdings.resetTo(isUnacked, restore);
+    this.dispatch();
+  }
+
+  /** Retention or retain_acked_messages changed: apply the new values at once. */
+  retentionChanged(): void {
+    this.holdings.retentionChanged();
   }
 
   get hasConsumers(): boolean {
@@ -49,13 +115,13 @@ export class Subscription extends SubscriptionState {
   }
 
   /** Read-only views for the operator surface: waiting entries in publish order, leases, consumers. */
-  view(): { waiting: Iterable<Entry>; oldest: Entry | undefined; leases: Iterable<Lease>; consumers: readonly Consumer[] } {
+  view(): SubscriptionView {
     let oldest: Entry | undefined;
-    for (const e of this.waiting()) {
+    for (const e of this.holdings.waiting()) {
       oldest = e;
       break;
     }
-    return { waiting: this.waiting(), oldest, leases: this.leases.values(), consumers: this.consumers };
+    return { waiting: this.holdings.waiting(), oldest, leases: this.leases.values(), consumers: this.consumers.slice() };
   }
 
   /** Ends delivery to every consumer with `error`, keeping everything held (the server is stopping). */
@@ -65,7 +131,7 @@ export class Subscription extends SubscriptionState {
 
   /** After a publish: deliver now, or after the fill wait when fewer than a full response wait. */
   published(): void {
-    if (this.fillWaitMs > 0 && this.backlog.waiting < 1000) {
+    if (this.fillWaitMs > 0 && this.holdings.backlog.waiting < 1000) {
       if (this.fillTimer === null) {
         this.fillTimer = this.clock.schedule(this.clock.now() + this.fillWaitMs, () => {
           this.fillTimer = null;
@@ -111,10 +177,10 @@ export class Subscription extends SubscriptionState {
       }
       const e = lease.entry;
       this.observer?.acked(this.name, e.msg, ackIds[i]);
-      this.endLease(lease);
-      this.backlog.settled(e);
+      this.leases.end(lease);
+      this.holdings.backlog.settled(e);
       if (keep) e.acked = true;
-      else this.unhold(e);
+      else this.holdings.unhold(e);
       done.push(e);
     }
     if (done.length) {
@@ -145,7 +211,7 @@ export class Subscription extends SubscriptionState {
       }
       const deadline = now + seconds * SECOND;
       lease.deadline = deadline;
-      if (deadline < lease.key) this.leaseHeap.reschedule(lease, deadline);
+      if (deadline < lease.key) this.leases.reschedule(lease, deadline);
     }
     // Only a nack frees room or returns messages; an extension (the clients' per-message lease
     // modack, the common case) has nothing to deliver.
@@ -156,7 +222,7 @@ export class Subscription extends SubscriptionState {
   /** Ends delivery to every consumer with `error` and lets go of everything it holds (delete, detach). */
   close(error: PubSubError): void {
     for (const c of this.consumers.splice(0)) c.close(error);
-    this.dropAll();
+    this.holdings.dropAll();
     if (this.fillTimer !== null) this.clock.cancel(this.fillTimer);
     this.fillTimer = null;
   }
@@ -179,21 +245,21 @@ export class Subscription extends SubscriptionState {
 
   private dispatchRound(): void {
     const now = this.clock.now();
-    const head = this.held.head;
+    const head = this.holdings.held.head;
     // The retention timer may not have fired yet: never deliver a message past retention.
-    if (head && head.msg.publishTime + this.retentionMs <= now) this.expireOld();
+    if (head && head.msg.publishTime + this.holdings.retentionMs <= now) this.holdings.expireOld();
     for (;;) {
       const cs = this.consumers;
-      if (cs.length === 0 || this.backlog.waiting === 0) return;
+      if (cs.length === 0 || this.holdings.backlog.waiting === 0) return;
       let withRoom = 0;
       for (const c of cs) if (c.roomMessages() > 0) withRoom++;
       if (withRoom === 0) return;
       // Share the backlog across consumers so several streams split one burst.
-      const share = Math.max(1, Math.ceil(this.backlog.waiting / withRoom));
+      const share = Math.max(1, Math.ceil(this.holdings.backlog.waiting / withRoom));
       let delivered = false;
       const n = cs.length;
       const start = this.rr++ % n;
-      for (let i = 0; i < n && this.backlog.waiting > 0; i++) {
+      for (let i = 0; i < n && this.holdings.backlog.waiting > 0; i++) {
         const c = cs[(start + i) % n];
         if (!c) continue;
         const limit = Math.min(c.roomMessages(), share);
@@ -219,13 +285,13 @@ export class Subscription extends SubscriptionState {
     let run: KeyQueue | null = null;
     while (batch.length < limit) {
       if (maxOut && c.outstandingBytes + bytes >= maxOut) break;
-      let e: Entry | undefined = this.backlog.next(now, run);
-      if (!e && run) e = this.backlog.next(now, (run = null));
+      let e: Entry | undefined = this.holdings.backlog.next(now, run);
+      if (!e && run) e = this.holdings.backlog.next(now, (run = null));
       if (!e) break;
       if (this.transform && e.shown === null && !this.transformEntry(e, now)) continue;
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
-        this.backlog.untake(e);
+        this.holdings.backlog.untake(e);
         break;
       }
       bytes += size;
@@ -240,8 +306,7 @@ export class Subscription extends SubscriptionState {
     const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1 };
     e.lease = lease;
     e.attempts++;
-    this.leases.set(ackId, lease);
-    this.leaseHeap.add(lease, deadline);
+    this.leases.add(lease, deadline);
     c.outstanding++;
     c.outstandingBytes += e.msg.size;
     this.observer?.delivered(this.name, e.msg, ackId, e.attempts, deadline);
@@ -261,12 +326,12 @@ export class Subscription extends SubscriptionState {
       return true;
     }
     if (r.kind === "filtered") {
-      this.backlog.settled(e);
+      this.holdings.backlog.settled(e);
       if (this.config.retainAckedMessages) {
         e.acked = true;
         this.store.updateEntries(this.name, [e]);
       } else {
-        this.unhold(e);
+        this.holdings.unhold(e);
         this.store.removeEntries(this.name, [e]);
       }
       return false;
@@ -274,14 +339,14 @@ export class Subscription extends SubscriptionState {
     e.attempts++;
     if (this.config.deadLetterPolicy && this.deadLetter(e)) return false;
     const notBefore = now + Math.max(this.backoff(e.attempts), this.config.ackDeadlineSeconds * SECOND);
-    const later = this.backlog.returnEntry(e, notBefore, now);
-    for (const x of later) if (x.lease) this.endLease(x.lease);
+    const later = this.holdings.backlog.returnEntry(e, notBefore, now);
+    for (const x of later) if (x.lease) this.leases.end(x.lease);
     this.delay(e, notBefore);
     return false;
   }
 
-  protected leaseDue(lease: Lease, now: number): void {
-    if (lease.deadline > now) this.leaseHeap.add(lease, lease.deadline);
+  private leaseDue(lease: Lease, now: number): void {
+    if (lease.deadline > now) this.leases.rearm(lease, lease.deadline);
     else {
       this.observer?.expired(this.name, lease.entry.msg, lease.ackId);
       this.release(lease, now);
@@ -294,13 +359,13 @@ export class Subscription extends SubscriptionState {
    * The caller dispatches once afterwards, so a batch nack is one dispatch, not one per message.
    */
   private release(lease: Lease, now: number): void {
-    if (lease.entry.lease === lease) this.endLease(lease);
+    if (lease.entry.lease === lease) this.leases.end(lease);
     const entry = lease.entry;
     const dl = this.config.deadLetterPolicy;
     if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.deadLetter(entry)) return;
     const notBefore = now + this.backoff(entry.attempts);
-    const later = this.backlog.returnEntry(entry, notBefore, now);
-    for (const e of later) if (e.lease) this.endLease(e.lease);
+    const later = this.holdings.backlog.returnEntry(entry, notBefore, now);
+    for (const e of later) if (e.lease) this.leases.end(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
   }
 
@@ -312,8 +377,8 @@ export class Subscription extends SubscriptionState {
   private deadLetter(entry: Entry): boolean {
     return this.store.transaction(() => {
       if (!this.hooks.deadLetter(this, entry)) return false;
-      this.backlog.drop(entry);
-      this.unhold(entry);
+      this.holdings.backlog.drop(entry);
+      this.holdings.unhold(entry);
       this.store.removeEntries(this.name, [entry]);
       return true;
     });
@@ -331,10 +396,10 @@ export class Subscription extends SubscriptionState {
   private delay(entry: Entry, at: number): void {
     const kq = entry.keyQueue;
     const release = () => {
-      if (kq) this.backlog.releaseKey(kq);
-      else this.backlog.requeue(entry);
+      if (kq) this.holdings.backlog.releaseKey(kq);
+      else this.holdings.backlog.requeue(entry);
       this.dispatch();
     };
-    this.delayed.add({ key: at, heapIndex: -1, release }, at);
+    this.holdings.delayed.add({ key: at, heapIndex: -1, release }, at);
   }
 }

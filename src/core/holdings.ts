@@ -1,75 +1,58 @@
 /**
- * What one subscription holds and the state of each: its entries in publish order (the held list),
- * the backlog of those waiting, the leases of those delivered (a deadline heap with one timer),
- * and retention (one timer for the oldest entry). Seek and restore rebuild it; every change of
- * what it holds goes to the store here. Subscription adds consumers and delivery on top.
+ * What one subscription holds: its entries in publish order (the held list), the backlog of those
+ * waiting, the entries held back by retry backoff, and retention (one timer for the oldest entry).
+ * Seek and restore rebuild it; every change of what it holds goes to the store here. A part of
+ * Subscription, beside its Leases (which it ends when retention or a seek takes a leased entry).
  */
-import { Backlog, newEntry, type Entry, type Lease } from "./backlog.ts";
+import { Backlog, newEntry, type Entry } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { DeadlineTimer } from "./deadline-timer.ts";
 import { HeldList } from "./held-list.ts";
 import type { HeapEntry } from "./heap.ts";
+import type { Leases } from "./leases.ts";
 import type { StoredMessage } from "./message.ts";
-import type { SubscriptionResource } from "./resources.ts";
+import type { SubscriptionResource, TopicResource } from "./resources.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import { TimedHeap } from "./timed-heap.ts";
-import type { Subscription } from "./subscription.ts";
-import type { Topic } from "./topic.ts";
 
 export interface Delayed extends HeapEntry {
   release(): void;
 }
 
-export abstract class SubscriptionState {
-  protected backlog: Backlog;
-  protected held = new HeldList();
-  protected leases = new Map<string, Lease>();
-  protected leaseHeap: TimedHeap<Lease>;
+/** What the holdings read of the subscription they belong to. */
+export interface Holder {
+  readonly name: string;
+  readonly config: SubscriptionResource;
+  readonly topic: { readonly config: TopicResource } | null;
+}
+
+export class Holdings {
+  readonly backlog: Backlog;
+  readonly held = new HeldList();
   /** Returned entries held back by retry backoff. */
-  protected delayed: TimedHeap<Delayed>;
+  readonly delayed: TimedHeap<Delayed>;
   /** One timer, for the oldest entry; it is not cancelled when that entry goes, only re-armed. */
   private retentionTimer: DeadlineTimer;
   /** Set by the broker: false when a filter rejects the message. */
   matches: (msg: StoredMessage) => boolean = () => true;
   /** Whether it has a filter at all (without one, a publish is taken whole). */
   filtered = false;
-  /** Its topic while attached (null once the topic is deleted or the subscription detached). */
-  topic: Topic<Subscription> | null = null;
-  /** Last pull, stream, ack or modack (the expiration policy's clock). */
-  lastActive: number;
-  /** Messages from this seq on were published while it existed (a seek to a time may restore them). */
-  readonly createdSeq: number;
 
   constructor(
-    public config: SubscriptionResource,
-    protected clock: Clock,
-    protected store: Store,
-    createdSeq: number,
+    private owner: Holder,
+    private leases: Leases,
+    private clock: Clock,
+    private store: Store,
   ) {
-    this.backlog = new Backlog(config.enableMessageOrdering);
-    this.leaseHeap = new TimedHeap<Lease>(clock, (lease, now) => this.leaseDue(lease, now));
+    this.backlog = new Backlog(owner.config.enableMessageOrdering);
     this.delayed = new TimedHeap<Delayed>(clock, (d) => d.release());
     this.retentionTimer = new DeadlineTimer(clock, () => this.expireOld());
-    this.lastActive = clock.now();
-    this.createdSeq = createdSeq;
-  }
-
-  get name(): string {
-    return this.config.name;
-  }
-
-  /** Messages waiting plus messages outstanding. */
-  get backlogSize(): number {
-    return this.backlog.waiting + this.leases.size;
-  }
-
-  get outstanding(): number {
-    return this.leases.size;
   }
 
   /** How long it keeps a message: its own retention, or the topic's when that is longer. */
   get retentionMs(): number {
-    return Math.max(this.config.messageRetentionDuration, this.topic?.config.messageRetentionDuration ?? 0);
+    const o = this.owner;
+    return Math.max(o.config.messageRetentionDuration, o.topic?.config.messageRetentionDuration ?? 0);
   }
 
   /** Takes the messages of a publish its filter accepts. */
@@ -87,7 +70,7 @@ export abstract class SubscriptionState {
       this.backlog.add(e);
     }
     if (taken.length === 0) return;
-    this.store.addEntries(this.name, taken);
+    this.store.addEntries(this.owner.name, taken);
     if (!this.retentionTimer.armed) this.armRetention();
   }
 
@@ -121,14 +104,13 @@ export abstract class SubscriptionState {
   /**
    * Seek: every message it holds or `restore` offers becomes unacked when `isUnacked(msg)` says so
    * and acked otherwise (kept only with retain_acked_messages). Every lease ends, so open streams
-   * get the unacked messages again at once, in publish order.
+   * get the unacked messages again at once, in publish order (the caller dispatches).
    */
   resetTo(isUnacked: (m: StoredMessage) => boolean, restore: Iterable<StoredMessage>): void {
-    this.leaseHeap.clear();
+    this.leases.endAll();
     this.delayed.clear();
-    for (const lease of [...this.leases.values()]) this.endLease(lease);
     this.backlog.clear();
-    const keep = this.config.retainAckedMessages;
+    const keep = this.owner.config.retainAckedMessages;
     const kept: Entry[] = [];
     const changed: Entry[] = [];
     const removed: Entry[] = [];
@@ -158,72 +140,58 @@ export abstract class SubscriptionState {
       this.held.push(e);
       if (!e.acked) this.backlog.add(e);
     }
+    const name = this.owner.name;
     this.store.transaction(() => {
-      if (removed.length) this.store.removeEntries(this.name, removed);
-      if (changed.length) this.store.updateEntries(this.name, changed);
-      if (added.length) this.store.addEntries(this.name, addedMsgs);
+      if (removed.length) this.store.removeEntries(name, removed);
+      if (changed.length) this.store.updateEntries(name, changed);
+      if (added.length) this.store.addEntries(name, addedMsgs);
     });
     this.retentionChanged();
-    this.dispatch();
   }
 
   /** Retention or retain_acked_messages changed: apply the new values at once. */
   retentionChanged(): void {
-    if (!this.config.retainAckedMessages) {
+    if (!this.owner.config.retainAckedMessages) {
       const acked: Entry[] = [];
       for (let e = this.held.head; e; e = e.next) if (e.acked) acked.push(e);
       for (const e of acked) this.unhold(e);
-      if (acked.length) this.store.removeEntries(this.name, acked);
+      if (acked.length) this.store.removeEntries(this.owner.name, acked);
     }
     this.retentionTimer.cancel();
     this.expireOld();
   }
 
-  abstract dispatch(): void;
-
-  /** A lease's deadline key fell due. */
-  protected abstract leaseDue(lease: Lease, now: number): void;
-
-  /** Lets go of everything it holds (delete, detach). */
-  protected dropAll(): void {
-    this.leaseHeap.clear();
-    this.delayed.clear();
+  /** Lets go of everything it holds (delete, detach); the leases go with it. */
+  dropAll(): void {
     this.leases.clear();
+    this.delayed.clear();
     this.backlog.clear();
     const all = this.held.clear();
     for (const e of all) e.gone = true;
-    if (all.length) this.store.removeEntries(this.name, all);
+    if (all.length) this.store.removeEntries(this.owner.name, all);
     this.retentionTimer.cancel();
   }
 
-  protected endLease(lease: Lease): void {
-    this.leases.delete(lease.ackId);
-    this.leaseHeap.remove(lease);
-    lease.entry.lease = null;
-    lease.consumer.outstanding--;
-    lease.consumer.outstandingBytes -= lease.entry.msg.size;
-  }
-
   /** Takes an entry off the held list (the caller tells the store). */
-  protected unhold(e: Entry): void {
+  unhold(e: Entry): void {
     this.held.unlink(e);
     e.gone = true;
   }
 
   /** Drops what is older than retention, whatever its state, then re-arms for the next oldest. */
-  protected expireOld(): void {
+  expireOld(): void {
     const now = this.clock.now();
     const keepMs = this.retentionMs;
     const dropped: Entry[] = [];
     for (let e = this.held.head; e && e.msg.publishTime + keepMs <= now; e = this.held.head) {
       if (e.lease) {
-        this.endLease(e.lease);
+        this.leases.end(e.lease);
         this.backlog.settled(e);
       } else if (!e.acked && !e.gone) this.backlog.remove(e);
       this.unhold(e);
       dropped.push(e);
     }
-    if (dropped.length) this.store.removeEntries(this.name, dropped);
+    if (dropped.length) this.store.removeEntries(this.owner.name, dropped);
     this.armRetention();
   }
 
