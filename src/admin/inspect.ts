@@ -36,7 +36,7 @@ function messageView(e: Entry) {
 }
 
 export function subscriptionSummary(deps: InspectDeps, name: string) {
-  const sub = deps.broker.subscription(name);
+  const sub = deps.broker.subscriptionView(name);
   const c = sub.config;
   return {
     name,
@@ -55,7 +55,7 @@ export function subscriptionSummary(deps: InspectDeps, name: string) {
 export function leases(broker: Broker, name: string, limit: number) {
   const now = broker.clock.now();
   const out = [];
-  for (const l of broker.subscription(name).view().leases) {
+  for (const l of broker.subscriptionView(name).leases) {
     if (out.length >= limit) break;
     out.push({
       ackId: l.ackId,
@@ -73,7 +73,7 @@ export function leases(broker: Broker, name: string, limit: number) {
 
 export function peek(broker: Broker, name: string, limit: number) {
   const out = [];
-  for (const e of broker.subscription(name).view().waiting) {
+  for (const e of broker.subscriptionView(name).waiting) {
     if (out.length >= limit) break;
     out.push(messageView(e));
   }
@@ -87,11 +87,11 @@ export function inspectRoutes(router: Router, deps: InspectDeps): void {
   router.add("GET", SUB, (ctx) => subscriptionSummary(deps, sub(ctx.params)));
   router.add("GET", `${SUB}/leases`, (ctx) => {
     const name = sub(ctx.params);
-    return { outstanding: broker.subscription(name).outstanding, leases: leases(broker, name, queryInt(ctx.url, "limit", 100, 1, 10_000)) };
+    return { outstanding: broker.subscriptionView(name).outstanding, leases: leases(broker, name, queryInt(ctx.url, "limit", 100, 1, 10_000)) };
   });
   router.add("GET", `${SUB}/messages`, (ctx) => {
     const name = sub(ctx.params);
-    const s = broker.subscription(name);
+    const s = broker.subscriptionView(name);
     return { waiting: s.backlogSize - s.outstanding, messages: peek(broker, name, queryInt(ctx.url, "limit", 10, 1, 1000)) };
   });
   router.add("GET", "/emulator/v1/projects/:project/topics/:topic", (ctx) => {

@@ -134,12 +134,11 @@ export function prometheus(deps: MetricsDeps): string {
 function transformFamilies(w: Writer, broker: Broker): void {
   const P = "pubsub_emulator_";
   const rows: { labels: Record<string, string>; chain: NonNullable<ReturnType<Broker["transformsOf"]>> }[] = [];
-  const { topics, subscriptions } = broker.resources();
-  for (const t of topics) {
+  for (const t of broker.topicViews()) {
     const chain = broker.transformsOf(t.name);
     if (chain && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], resource_type: "topic", resource: split(t.name)[1] }, chain });
   }
-  for (const s of subscriptions) {
+  for (const s of broker.subscriptionViews()) {
     if (s.transform && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(s.name)[0], resource_type: "subscription", resource: split(s.name)[1] }, chain: s.transform });
   }
   const families: [string, string, (c: (typeof rows)[number]["chain"]) => number][] = [

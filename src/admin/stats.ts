@@ -1,6 +1,6 @@
 /** One snapshot of every topic and subscription with its counters and gauges, for /metrics and the dashboard. */
 import type { Broker } from "../core/broker.ts";
-import type { Subscription } from "../core/subscription.ts";
+import type { SubscriptionView } from "../core/subscription.ts";
 import type { Counters, SubscriptionCounters, TopicCounters } from "./counters.ts";
 
 export interface TopicStats extends TopicCounters {
@@ -29,8 +29,8 @@ const NO_SUB: SubscriptionCounters = { delivered: 0, acked: 0, nacked: 0, expire
 
 export function topicStats(broker: Broker, counters: Counters): TopicStats[] {
   const out: TopicStats[] = [];
-  for (const t of broker.resources().topics) {
-    out.push({ name: t.name, subscriptions: t.subscriptions.size, ...(counters.topics.get(t.name) ?? NO_TOPIC) });
+  for (const t of broker.topicViews()) {
+    out.push({ name: t.name, subscriptions: t.subscriptions, ...(counters.topics.get(t.name) ?? NO_TOPIC) });
   }
   return out;
 }
@@ -38,7 +38,7 @@ export function topicStats(broker: Broker, counters: Counters): TopicStats[] {
 export function subscriptionStats(broker: Broker, counters: Counters): SubscriptionStats[] {
   const now = broker.clock.now();
   const out: SubscriptionStats[] = [];
-  for (const s of broker.resources().subscriptions) {
+  for (const s of broker.subscriptionViews()) {
     const c = counters.subscriptions.get(s.name) ?? NO_SUB;
     const exp = broker.exportStatus(s.name);
     out.push({
@@ -50,15 +50,14 @@ export function subscriptionStats(broker: Broker, counters: Counters): Subscript
 }
 
 /** Oldest unacked: the backlog's oldest waiting entry against every lease (bounded by flow control). */
-export function gauges(s: Subscription, now: number) {
-  const v = s.view();
+export function gauges(v: SubscriptionView, now: number) {
   let oldest = v.oldest?.msg.publishTime ?? Infinity;
   for (const lease of v.leases) if (lease.entry.msg.publishTime < oldest) oldest = lease.entry.msg.publishTime;
   let openStreams = 0;
   for (const c of v.consumers) if (!c.oneShot) openStreams++;
   return {
-    backlog: s.backlogSize,
-    outstanding: s.outstanding,
+    backlog: v.backlogSize,
+    outstanding: v.outstanding,
     oldestUnackedAgeSeconds: oldest === Infinity ? 0 : Math.max(0, now - oldest) / 1000,
     openStreams,
   };

@@ -36,12 +36,19 @@ import { seekToSnapshot, seekToTime } from "./seek.ts";
 import { Snapshots, type SnapshotResource } from "./snapshots.ts";
 import { MemoryStore } from "./store/memory-store.ts";
 import type { EntryState, Store } from "./store/store.ts";
-import { Subscription } from "./subscription.ts";
+import { Subscription, type SubscriptionView } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 import type { TransformEngine } from "./transform-engine.ts";
 import { transformAtPublish, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export type { PullHandle } from "./pull.ts";
+
+/** What the operator surface reads of a topic. */
+export interface TopicView {
+  readonly name: string;
+  readonly config: Readonly<TopicResource>;
+  readonly subscriptions: number;
+}
 
 /** A topic whose fan-out list holds the broker's subscriptions. */
 type SubTopic = Topic<Subscription>;
@@ -457,9 +464,23 @@ export class Broker {
     return dropped;
   }
 
-  /** Every topic and subscription object, for the operator surface (inspection, metrics). */
+  /** Every topic and subscription object (core tests). */
   resources(): { topics: Iterable<SubTopic>; subscriptions: Iterable<Subscription> } {
     return { topics: this.topics.values(), subscriptions: this.subs.values() };
+  }
+
+  /** What the operator surface (inspection, metrics) reads: read-only views, never the live objects. */
+  *topicViews(): Iterable<TopicView> {
+    for (const t of this.topics.values()) yield { name: t.name, config: t.config, subscriptions: t.subscriptions.size };
+  }
+
+  *subscriptionViews(): Iterable<SubscriptionView> {
+    for (const s of this.subs.values()) yield s.view();
+  }
+
+  /** One subscription's view; NOT_FOUND (or INVALID_ARGUMENT for a bad name) as its RPCs answer. */
+  subscriptionView(name: string): SubscriptionView {
+    return this.subscription(name).view();
   }
 
   /** Counts for the metrics endpoint. */

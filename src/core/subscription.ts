@@ -27,6 +27,11 @@ const NONE: readonly string[] = Object.freeze([]);
 
 /** What the operator surface reads of a subscription: never the live object. */
 export interface SubscriptionView {
+  readonly name: string;
+  readonly config: Readonly<SubscriptionResource>;
+  readonly backlogSize: number;
+  readonly outstanding: number;
+  readonly transform: TransformChain | null;
   readonly waiting: Iterable<Entry>;
   readonly oldest: Entry | undefined;
   readonly leases: Iterable<Lease>;
@@ -114,14 +119,24 @@ export class Subscription {
     return this.consumers.length > 0;
   }
 
-  /** Read-only views for the operator surface: waiting entries in publish order, leases, consumers. */
+  /** The read-only view for the operator surface: counts, waiting entries in publish order, leases, consumers. */
   view(): SubscriptionView {
     let oldest: Entry | undefined;
     for (const e of this.holdings.waiting()) {
       oldest = e;
       break;
     }
-    return { waiting: this.holdings.waiting(), oldest, leases: this.leases.values(), consumers: this.consumers.slice() };
+    return {
+      name: this.name,
+      config: this.config,
+      backlogSize: this.backlogSize,
+      outstanding: this.outstanding,
+      transform: this.transform,
+      waiting: this.holdings.waiting(),
+      oldest,
+      leases: this.leases.values(),
+      consumers: this.consumers.slice(),
+    };
   }
 
   /** Ends delivery to every consumer with `error`, keeping everything held (the server is stopping). */
