@@ -39,7 +39,8 @@ import type { EntryState, Store } from "./store/store.ts";
 import { Subscription, type SubscriptionView } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 import type { TransformEngine } from "./transform-engine.ts";
-import { transformAtPublish, type ChainResult, type TransformChain } from "./transforms.ts";
+import { transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./transforms.ts";
+import { DeliveryStages, PublishStages, runPublishStages, type PublishBatch } from "./stages.ts";
 
 export type { PullHandle } from "./pull.ts";
 
@@ -112,6 +113,10 @@ export class Broker {
     const events = () => this.events;
     this.topics = new Collection<SubTopic, TopicResource>("topic", events, [
       { removed: (t) => this.topicSchemas.set(t.name, undefined) },
+      new PublishStages<SubTopic>([
+        { name: "transforms", of: (t) => (t.config.messageTransforms?.length ? transformPublishStage(() => this.transforms.topicChain(t.name)) : null) },
+        { name: "schema", of: (t) => (t.config.schemaSettings ? this.topicSchemas.stage(t.name) : null) },
+      ]),
       this.transforms.topics,
       this.iam.lifecycle,
     ]);
@@ -120,6 +125,9 @@ export class Broker {
       topicLink,
       retention,
       this.expirations,
+      new DeliveryStages<Subscription>([
+        { name: "transforms", of: (s) => (s.config.messageTransforms?.length ? transformDeliveryStage(() => s.transform) : null) },
+      ]),
       this.deliveries,
       this.iam.lifecycle,
       this.transforms.subscriptions,
@@ -273,34 +281,36 @@ export class Broker {
   publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
     const topic = this.topic(topicName);
     const sizes = checkPublish(messages, requestBytes);
-    const chain = this.transforms.topicChain(topicName);
-    if (chain) return this.publishTransformed(topic, chain, messages);
+    if (topic.stages.length !== 0) return this.publishStaged(topic, { messages, sizes, filtered: [] });
+    this.admit(sizes);
+    return topic.publish(messages, sizes, this.clock.now());
+  }
+
+  /** Publish is refused past the memory budget. */
+  private admit(sizes: readonly number[]): void {
     let bytes = 0;
     for (const s of sizes) bytes += s;
     this.memory.admit(sizes.length, bytes);
-    return topic.publish(this.topicSchemas.apply(topicName, messages), sizes, this.clock.now());
   }
 
   /**
-   * Publish through the topic's transforms: what they return is checked against the message limits
-   * and stored; a filtered message is acknowledged with an id taken from the same sequence that is
-   * never stored, so ids stay unique.
+   * Publish through the topic's stages: what they return is stored; a message a stage filtered
+   * out is acknowledged with an id taken from the same sequence that is never stored, so ids stay
+   * unique.
    */
-  private publishTransformed(topic: SubTopic, chain: TransformChain, messages: readonly MessageInput[]): string[] {
-    const { kept, sizes, filtered } = transformAtPublish(chain, messages, this.clock.now());
+  private publishStaged(topic: SubTopic, batch: PublishBatch): string[] {
+    const { messages, sizes, filtered } = runPublishStages(topic.stages, batch, this.clock.now());
     let stored: string[] = [];
-    if (kept.length > 0) {
-      let bytes = 0;
-      for (const s of sizes) bytes += s;
-      this.memory.admit(sizes.length, bytes);
-      stored = topic.publish(this.topicSchemas.apply(topic.name, kept), sizes, this.clock.now());
+    if (messages.length > 0) {
+      this.admit(sizes);
+      stored = topic.publish(messages, sizes, this.clock.now());
     }
     if (filtered.length === 0) return stored;
     let seq = this.store.skipSeqs(filtered.length);
-    const ids = new Array<string>(messages.length);
+    const ids = new Array<string>(batch.messages.length);
     let f = 0;
     let k = 0;
-    for (let i = 0; i < messages.length; i++) ids[i] = filtered[f] === i ? (f++, String(seq++)) : stored[k++];
+    for (let i = 0; i < ids.length; i++) ids[i] = filtered[f] === i ? (f++, String(seq++)) : stored[k++];
     return ids;
   }
 

@@ -16,7 +16,8 @@ import type { Delivery, StoredMessage } from "./message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import type { Topic } from "./topic.ts";
-import { shownMessage, udfMetadata, type TransformChain } from "./transforms.ts";
+import type { DeliveryStage } from "./stages.ts";
+import type { TransformChain } from "./transforms.ts";
 
 export interface SubscriptionHooks {
   /** Forwards a message that ran out of delivery attempts; true when it was accepted. */
@@ -48,8 +49,10 @@ export class Subscription {
   private fillTimer: unknown = null;
   /** Broker events; null (one check on the hot path) when nothing listens. */
   observer: BrokerObserver | null = null;
-  /** The enabled message_transforms, run once per message at its first delivery; null for none. */
+  /** The enabled message_transforms (the "transforms" delivery stage runs them); null for none. */
   transform: TransformChain | null = null;
+  /** The delivery stages in order, composed (stages.ts); null for none: a message pays one check. */
+  stage: DeliveryStage | null = null;
   /** Its topic while attached (null once the topic is deleted or the subscription detached). */
   topic: Topic<Subscription> | null = null;
   /** Last pull, stream, ack or modack (the expiration policy's clock). */
@@ -303,7 +306,7 @@ export class Subscription {
       let e: Entry | undefined = this.holdings.backlog.next(now, run);
       if (!e && run) e = this.holdings.backlog.next(now, (run = null));
       if (!e) break;
-      if (this.transform && e.shown === null && !this.transformEntry(e, now)) continue;
+      if (this.stage !== null && e.shown === null && !this.runStage(this.stage, e, now)) continue;
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
         this.holdings.backlog.untake(e);
@@ -329,18 +332,18 @@ export class Subscription {
   }
 
   /**
-   * Runs the transforms on a message taken for its first delivery. False when it is not to be
-   * delivered: filtered (settled as acknowledged) or failed (dead-lettered, or without a
-   * dead-letter topic returned like an expired delivery, after the ack deadline or the backoff).
+   * Runs the delivery stages on a message taken for its first delivery (Entry.shown keeps what they
+   * made of it). False when it is not to be delivered: filtered (settled as acknowledged) or failed
+   * (dead-lettered, or without a dead-letter topic returned like an expired delivery, after the ack
+   * deadline or the backoff).
    */
-  private transformEntry(e: Entry, now: number): boolean {
-    const m = e.msg;
-    const r = this.transform!.apply(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
-    if (r.kind === "message") {
-      e.shown = shownMessage(m, r.data, r.attributes);
+  private runStage(stage: DeliveryStage, e: Entry, now: number): boolean {
+    const r = stage.apply(e.msg);
+    if (typeof r !== "string") {
+      e.shown = r;
       return true;
     }
-    if (r.kind === "filtered") {
+    if (r === "filtered") {
       this.holdings.backlog.settled(e);
       if (this.config.retainAckedMessages) {
         e.acked = true;

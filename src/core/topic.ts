@@ -8,6 +8,7 @@ import { DeadlineTimer } from "./deadline-timer.ts";
 import type { BrokerObserver } from "./events.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 import type { TopicResource } from "./resources.ts";
+import type { PublishStage } from "./stages.ts";
 import type { Store } from "./store/store.ts";
 
 /** What a topic fans a publish out to: a Subscription (named here so topic.ts never imports it). */
@@ -28,6 +29,8 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
   private logTimer: DeadlineTimer;
   /** Broker events; null (one check on the hot path) when nothing listens. */
   observer: BrokerObserver | null = null;
+  /** The publish stages in order (stages.ts); empty for none: a publish pays one length check. */
+  stages: readonly PublishStage[] = [];
 
   constructor(
     public config: TopicResource,

@@ -3,6 +3,7 @@
  * applies it) and a TransformChain, the enabled transforms of one topic or subscription compiled
  * by the TransformEngine and applied in order to one message.
  */
+import { mergeFiltered, type DeliveryStage, type PublishStage } from "./stages.ts";
 import { echo } from "./bounded.ts";
 import { PubSubError, invalid } from "./errors.ts";
 import { checkMessage } from "./limits.ts";
@@ -231,4 +232,30 @@ export function transformAtPublish(chain: TransformChain, messages: readonly Mes
 /** A stored message as one subscription's transforms made it: same id, publish time and key. */
 export function shownMessage(m: StoredMessage, data: Uint8Array, attributes: Readonly<Record<string, string>>): StoredMessage {
   return { id: m.id, seq: m.seq, data, attributes, orderingKey: m.orderingKey, publishTime: m.publishTime, size: m.size };
+}
+
+/** The "transforms" publish stage: the topic's chain (looked up per publish: the engine may load later). */
+export function transformPublishStage(chain: () => TransformChain | undefined | null): PublishStage {
+  return {
+    name: "transforms",
+    apply(batch, now) {
+      const c = chain();
+      if (!c) return batch;
+      const { kept, sizes, filtered } = transformAtPublish(c, batch.messages, now);
+      return { messages: kept, sizes, filtered: mergeFiltered(batch.filtered, filtered) };
+    },
+  };
+}
+
+/** The "transforms" delivery stage: the subscription's chain, run on a message's first delivery. */
+export function transformDeliveryStage(chain: () => TransformChain | null): DeliveryStage {
+  return {
+    name: "transforms",
+    apply(m) {
+      const c = chain();
+      if (!c) return m;
+      const r = c.apply(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
+      return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
+    },
+  };
 }

@@ -3,6 +3,7 @@
  * and the publish check: each message must conform to one revision in the topic's range (newest
  * first); the revision that accepted it is recorded in the attributes the real service adds.
  */
+import type { PublishStage } from "../stages.ts";
 import { PubSubError, bounded, failedPrecondition, invalid, notFound } from "../errors.ts";
 import type { MessageInput } from "../message.ts";
 import type { TopicResource } from "../resources.ts";
@@ -137,6 +138,14 @@ export class TopicSchemas {
     if (this.bound.size === 0) return messages;
     const schema = this.bound.get(topic);
     return schema ? validatePublish(this.registry, schema, messages) : messages;
+  }
+
+  /** The "schema" publish stage of a topic with schema_settings (a batch its transforms emptied passes). */
+  stage(topic: string): PublishStage {
+    return {
+      name: "schema",
+      apply: (batch) => (batch.messages.length === 0 ? batch : { ...batch, messages: this.apply(topic, batch.messages) }),
+    };
   }
 
   /** The topics bound to a deleted schema, now bound to `_deleted-schema_`. */
