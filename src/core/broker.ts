@@ -40,7 +40,7 @@ import { Subscription, type SubscriptionView } from "./subscription.ts";
 import { Topic } from "./topic.ts";
 import type { TransformEngine } from "./transform-engine.ts";
 import { transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./transforms.ts";
-import { DeliveryStages, PublishStages, runPublishStages, type PublishBatch } from "./stages.ts";
+import { deliveryStages, publishStages, runPublishStages, type PublishBatch } from "./stages.ts";
 
 export type { PullHandle } from "./pull.ts";
 
@@ -113,7 +113,7 @@ export class Broker {
     const events = () => this.events;
     this.topics = new Collection<SubTopic, TopicResource>("topic", events, [
       { removed: (t) => this.topicSchemas.set(t.name, undefined) },
-      new PublishStages<SubTopic>([
+      publishStages<SubTopic>([
         { name: "transforms", of: (t) => (t.config.messageTransforms?.length ? transformPublishStage(() => this.transforms.topicChain(t.name)) : null) },
         { name: "schema", of: (t) => (t.config.schemaSettings ? this.topicSchemas.stage(t.name) : null) },
       ]),
@@ -125,7 +125,7 @@ export class Broker {
       topicLink,
       retention,
       this.expirations,
-      new DeliveryStages<Subscription>([
+      deliveryStages<Subscription>([
         { name: "transforms", of: (s) => (s.config.messageTransforms?.length ? transformDeliveryStage(() => s.transform) : null) },
       ]),
       this.deliveries,

@@ -28,6 +28,11 @@ export interface Lifecycle<R, C> {
   stopped?(): void;
 }
 
+/** A feature that follows a resource's config: the same step after a create, a restart, an update. */
+export function followsConfig<R, C>(step: (r: R) => void): Lifecycle<R, C> {
+  return { created: step, restored: step, updated: (r) => step(r) };
+}
+
 /** Topics or subscriptions by name, and the features that follow each one's lifecycle. */
 export class Collection<R extends { readonly name: string; config: C }, C> {
   private map = new Map<string, R>();

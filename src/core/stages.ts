@@ -7,7 +7,7 @@
  *   publish:  transforms (the topic's message_transforms) → schema (the topic's schema_settings)
  *   delivery: transforms (the subscription's message_transforms)
  */
-import type { Lifecycle } from "./lifecycle.ts";
+import { followsConfig, type Lifecycle } from "./lifecycle.ts";
 import type { MessageInput, StoredMessage } from "./message.ts";
 
 /** What goes on along the publish path: messages, their sizes, and the request indexes filtered out. */
@@ -38,30 +38,27 @@ export interface StageProvider<R, S> {
   of(r: R): S | null;
 }
 
-/** The publish stages of each topic, rebuilt in order whenever its config is set. */
-export class PublishStages<T extends { config: unknown; stages: readonly PublishStage[] }> implements Lifecycle<T, unknown> {
-  constructor(private providers: readonly StageProvider<T, PublishStage>[]) {}
-
-  created(t: T): void {
-    this.refresh(t);
+/** The stages a resource's config asks for, in registration order. */
+function gather<R, S>(providers: readonly StageProvider<R, S>[], r: R): S[] {
+  const stages: S[] = [];
+  for (const p of providers) {
+    const s = p.of(r);
+    if (s) stages.push(s);
   }
+  return stages;
+}
 
-  restored(t: T): void {
-    this.refresh(t);
-  }
+/** The feature that sets each topic's publish stages whenever its config is set. */
+export function publishStages<T extends { stages: readonly PublishStage[] }>(providers: readonly StageProvider<T, PublishStage>[]): Lifecycle<T, unknown> {
+  return followsConfig((t: T) => void (t.stages = gather(providers, t)));
+}
 
-  updated(t: T): void {
-    this.refresh(t);
-  }
-
-  refresh(t: T): void {
-    const stages: PublishStage[] = [];
-    for (const p of this.providers) {
-      const s = p.of(t);
-      if (s) stages.push(s);
-    }
-    t.stages = stages;
-  }
+/** The feature that sets each subscription's delivery stages, composed into one (null for none). */
+export function deliveryStages<S extends { stage: DeliveryStage | null }>(providers: readonly StageProvider<S, DeliveryStage>[]): Lifecycle<S, unknown> {
+  return followsConfig((s: S) => {
+    const stages = gather(providers, s);
+    s.stage = stages.length <= 1 ? (stages[0] ?? null) : inOrder(stages);
+  });
 }
 
 /**
@@ -87,32 +84,6 @@ export function mergeFiltered(before: readonly number[], dropped: readonly numbe
 export function runPublishStages(stages: readonly PublishStage[], batch: PublishBatch, now: number): PublishBatch {
   for (const s of stages) batch = s.apply(batch, now);
   return batch;
-}
-
-/** The delivery stages of each subscription, composed in order into one (null for none). */
-export class DeliveryStages<S extends { stage: DeliveryStage | null }> implements Lifecycle<S, unknown> {
-  constructor(private providers: readonly StageProvider<S, DeliveryStage>[]) {}
-
-  created(s: S): void {
-    this.refresh(s);
-  }
-
-  restored(s: S): void {
-    this.refresh(s);
-  }
-
-  updated(s: S): void {
-    this.refresh(s);
-  }
-
-  refresh(s: S): void {
-    const stages: DeliveryStage[] = [];
-    for (const p of this.providers) {
-      const st = p.of(s);
-      if (st) stages.push(st);
-    }
-    s.stage = stages.length <= 1 ? (stages[0] ?? null) : inOrder(stages);
-  }
 }
 
 function inOrder(stages: readonly DeliveryStage[]): DeliveryStage {
