@@ -14,7 +14,7 @@ import type { Broker } from "../core/broker.ts";
 import { clockState } from "./clock.ts";
 import type { Counters } from "./counters.ts";
 import { faultView } from "./fault-routes.ts";
-import type { FaultRegistry } from "./faults.ts";
+import type { FaultRegistry } from "../rpc/middleware/faults.ts";
 import type { MessageHistory } from "./history.ts";
 import { HttpError, type Router } from "./router.ts";
 import { subscriptionStats, topicStats } from "./stats.ts";

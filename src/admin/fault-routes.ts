@@ -2,7 +2,7 @@
 import { PubSubError, type ErrorCode } from "../core/errors.ts";
 import { SERVICES } from "../rpc/services.ts";
 import type { RpcTable } from "../rpc/table.ts";
-import { FaultRegistry, type Fault, type FaultAction } from "./faults.ts";
+import { FaultRegistry, type Fault, type FaultAction } from "../rpc/middleware/faults.ts";
 import { durationMs, optionalNumber, optionalString } from "./params.ts";
 import { HttpError, type Router } from "./router.ts";
 

@@ -11,7 +11,7 @@ import { clockRoutes } from "./clock.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import type { Counters } from "./counters.ts";
 import { faultRoutes } from "./fault-routes.ts";
-import type { FaultRegistry } from "./faults.ts";
+import type { FaultRegistry } from "../rpc/middleware/faults.ts";
 import type { MessageHistory } from "./history.ts";
 import { inspectRoutes } from "./inspect.ts";
 import type { RpcTable } from "../rpc/table.ts";

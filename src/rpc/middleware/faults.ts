@@ -3,9 +3,9 @@
  * resource. An error fault fails the next N matching calls with a status (and RetryInfo when
  * asked), a delay fault holds matching responses back, a dropAcks fault silently drops a fraction
  * of acknowledgements (the messages are redelivered after their deadline), and endStreams ends the
- * open StreamingPull streams of a scope with a status. fault-table.ts applies them to the RPC table.
+ * open StreamingPull streams of a scope with a status. with-faults.ts applies them to the RPC table.
  */
-import { PubSubError, type ErrorCode, type ErrorDetail } from "../core/errors.ts";
+import { PubSubError, type ErrorCode, type ErrorDetail } from "../../core/errors.ts";
 
 export type FaultAction =
   | { kind: "error"; code: ErrorCode; message: string; retryDelayMs?: number }
