@@ -1,10 +1,12 @@
 /**
  * A small router for the HTTP/1.1 side of the port: routes by method and path pattern
- * (`:name` matches one segment), bounded JSON bodies, JSON answers and one error mapper.
+ * (`:name` matches one segment), bounded JSON bodies, JSON answers; a PubSubError is answered by
+ * the one mapper REST uses too (http/status.ts).
  * Every mutating route passes the cross-site guard first (guard.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PubSubError, type ErrorCode } from "../core/errors.ts";
+import { PubSubError } from "../core/errors.ts";
+import { errorResponse } from "../http/status.ts";
 import { log } from "../log.ts";
 import { crossSiteRefusal } from "./guard.ts";
 
@@ -91,7 +93,10 @@ export class Router {
     } catch (e) {
       if (ctx.res.headersSent) return void ctx.res.destroy();
       if (e instanceof HttpError) return sendError(ctx.res, e.status, e.message);
-      if (e instanceof PubSubError) return sendError(ctx.res, HTTP_STATUS[e.code] ?? 500, e.message, e.code);
+      if (e instanceof PubSubError) {
+        const { httpStatus, body } = errorResponse(e);
+        return sendJson(ctx.res, httpStatus, body);
+      }
       log.error("admin API internal error", e);
       sendError(ctx.res, 500, "Internal error.", "INTERNAL");
     }
@@ -134,17 +139,6 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new HttpError(400, "The request body must be a JSON object.");
   return parsed as Record<string, unknown>;
 }
-
-const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
-  INVALID_ARGUMENT: 400,
-  FAILED_PRECONDITION: 400,
-  NOT_FOUND: 404,
-  ALREADY_EXISTS: 409,
-  RESOURCE_EXHAUSTED: 429,
-  UNIMPLEMENTED: 501,
-  UNAVAILABLE: 503,
-  CANCELLED: 499,
-};
 
 function statusName(status: number): string {
   const names: Record<number, string> = {

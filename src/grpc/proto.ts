@@ -4,7 +4,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import * as loader from "@grpc/proto-loader";
-import descriptor from "../../protos/descriptor.json" with { type: "json" };
+import { descriptor } from "../proto/descriptor.ts";
 import { SERVICES, type ServiceName } from "../rpc/services.ts";
 
 export const packageDefinition = loader.fromJSON(descriptor, {

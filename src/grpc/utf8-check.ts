@@ -7,19 +7,16 @@
  */
 import { isUtf8 } from "node:buffer";
 import protobuf from "protobufjs";
-import descriptor from "../../protos/descriptor.json" with { type: "json" };
+import { protoRoot } from "../proto/descriptor.ts";
 import { Malformed, Reader } from "./codec/wire.ts";
 import { invalidUtf8 } from "./malformed.ts";
 
 /** Deeper than any Pub/Sub request nests; past it the request is refused, never recursed into. */
 const MAX_DEPTH = 32;
 
-let root: protobuf.Root | null = null;
-
 /** The request message type of `service`'s `method` (built from the descriptor on first use). */
 export function requestType(service: string, method: string): protobuf.Type {
-  if (!root) root = protobuf.Root.fromJSON(descriptor).resolveAll() as protobuf.Root;
-  return root.lookupService(service).methods[method].resolvedRequestType!;
+  return protoRoot().lookupService(service).methods[method].resolvedRequestType!;
 }
 
 /** Throws (BadField) when a `string` field of this serialized `type` is not UTF-8. */

@@ -5,14 +5,11 @@
  * field names are accepted as aliases; map keys (labels, attributes) are kept as written.
  */
 import protobuf from "protobufjs";
-import descriptor from "../../protos/descriptor.json" with { type: "json" };
+import { protoRoot } from "../proto/descriptor.ts";
 import type { ProtoObject } from "../rpc/table.ts";
 
-let root: protobuf.Root | undefined;
-
 export function lookupType(name: string): protobuf.Type {
-  root ??= protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
-  return root.lookupType(name);
+  return protoRoot().lookupType(name);
 }
 
 /** A value of the wrong shape; `path` says where (e.g. `deadLetterPolicy.maxDeliveryAttempts`). */

@@ -6,11 +6,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PubSubError } from "../core/errors.ts";
 import type { CallContext, RpcTable } from "../rpc/table.ts";
-import { messageToJson } from "./proto-json.ts";
+import { messageToJson } from "../proto/json.ts";
 import { publishRequest, pullResponseJson } from "./publish-pull.ts";
 import { callRestOnly, matchRestOnly } from "./rest-only.ts";
 import { findRoute, type Route } from "./routes.ts";
-import { errorResponse } from "./status.ts";
+import { errorResponse } from "../http/status.ts";
 import { responseOptions, transcode, type ResponseOptions } from "./transcode.ts";
 import type { DeliveryBatch } from "../core/delivery-batch.ts";
 

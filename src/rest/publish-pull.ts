@@ -6,7 +6,7 @@
 import type { DeliveryBatch } from "../core/delivery-batch.ts";
 import type { MessageInput } from "../core/message.ts";
 import type { PublishRequest } from "../rpc/publisher.ts";
-import { formatTimestamp } from "./well-known.ts";
+import { formatTimestamp } from "../proto/well-known.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;

@@ -5,7 +5,7 @@
  */
 import { PubSubError } from "../core/errors.ts";
 import type { RpcTable } from "../rpc/table.ts";
-import { echo, messageFromJson, messageToJson } from "./proto-json.ts";
+import { echo, messageFromJson, messageToJson } from "../proto/json.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;

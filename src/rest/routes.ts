@@ -8,7 +8,7 @@
 import serviceConfig from "../../protos/google/pubsub/v1/pubsub_v1.yaml";
 import { SERVICES, serviceMethods, type ServiceName } from "../rpc/services.ts";
 import { matchTemplate, parseTemplate, type PathTemplate } from "./path-template.ts";
-import { resolveType } from "./types.ts";
+import { resolveType } from "../proto/types.ts";
 
 export interface Route {
   /** The RPC table key, "Service.Method". */

@@ -4,9 +4,9 @@
  * fields come from query parameters (`?pageSize=10&options.requestedPolicyVersion=3`). System
  * parameters (`alt`, `$alt`, `prettyPrint`, `fields`, `key`…) steer the response instead.
  */
-import { WELL_KNOWN } from "./well-known.ts";
-import { badField, echo, messageFromJson, setField, type JsonOptions } from "./proto-json.ts";
-import { messageType, type FieldInfo } from "./types.ts";
+import { WELL_KNOWN } from "../proto/well-known.ts";
+import { badField, echo, messageFromJson, setField, type JsonOptions } from "../proto/json.ts";
+import { messageType, type FieldInfo } from "../proto/types.ts";
 import type { Route } from "./routes.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 /** The services the emulator serves and their methods, read from the vendored protos' descriptor. */
-import descriptor from "../../protos/descriptor.json" with { type: "json" };
+import { descriptor } from "../proto/descriptor.ts";
 
 /** Short name (the table's key prefix) → fully-qualified proto name. */
 export const SERVICES = {

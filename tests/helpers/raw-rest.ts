@@ -4,7 +4,7 @@
  * body or the query — and rejects with the gRPC code of Google's error body, like raw-grpc.ts.
  */
 import * as grpc from "@grpc/grpc-js";
-import { messageToJson } from "../../src/rest/proto-json.ts";
+import { messageToJson } from "../../src/proto/json.ts";
 import { ROUTES, findRoute, type Route } from "../../src/rest/routes.ts";
 import { CALL_TIMEOUT_MS } from "./raw-grpc.ts";
 

@@ -1,7 +1,7 @@
 /** The proto3 JSON mapping of every field type the served protos use, both ways. */
 import { describe, expect, test } from "bun:test";
 import { PubSubError } from "../../src/core/errors.ts";
-import { decodeBase64, messageFromJson, messageToJson } from "../../src/rest/proto-json.ts";
+import { decodeBase64, messageFromJson, messageToJson } from "../../src/proto/json.ts";
 
 const P = "google.pubsub.v1.";
 

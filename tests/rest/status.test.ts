@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { PubSubError, type ErrorCode } from "../../src/core/errors.ts";
 import { setLogLevel } from "../../src/log.ts";
 import { restHandler } from "../../src/rest/handler.ts";
-import { errorResponse } from "../../src/rest/status.ts";
+import { errorResponse } from "../../src/http/status.ts";
 import type { RpcTable, UnaryRpc } from "../../src/rpc/table.ts";
 
 const failures = new Map<string, UnaryRpc>([

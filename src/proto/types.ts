@@ -3,7 +3,7 @@
  * with its lowerCamelCase JSON name, its proto (snake_case) name, its kind and resolved type.
  * Built lazily per type, so start-up pays only for the types a request touches.
  */
-import descriptor from "../../protos/descriptor.json" with { type: "json" };
+import { descriptor } from "./descriptor.ts";
 
 export type ScalarType =
   | "double" | "float" | "int32" | "int64" | "uint32" | "uint64" | "sint32" | "sint64"

@@ -5,7 +5,7 @@
  */
 import { PubSubError, type ErrorDetail } from "../core/errors.ts";
 import { reportInternal } from "../internal-errors.ts";
-import { formatDuration } from "./well-known.ts";
+import { formatDuration } from "../proto/well-known.ts";
 
 /** HTTP status of each google.rpc.Code. */
 const HTTP: Record<string, number> = {

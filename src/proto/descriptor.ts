@@ -1,0 +1,16 @@
+/**
+ * The vendored protos as one pre-parsed descriptor (protos/descriptor.json, written by
+ * protos/generate.ts): the one module that reads it. gRPC loads it, the REST mapping and the
+ * served-methods table walk it, the UTF-8 check and provisioning use it as a protobufjs Root.
+ */
+import protobuf from "protobufjs";
+import json from "../../protos/descriptor.json" with { type: "json" };
+
+export const descriptor = json;
+
+let root: protobuf.Root | undefined;
+
+/** The descriptor as a resolved protobufjs Root, built on first use (a server that never needs it pays nothing). */
+export function protoRoot(): protobuf.Root {
+  return (root ??= protobuf.Root.fromJSON(json as protobuf.INamespace).resolveAll() as protobuf.Root);
+}
