@@ -1,7 +1,7 @@
 /** Composition root: command line → config → provisioning → emulator → signal handling. */
 import { parseCommand, type Command } from "./cli/command.ts";
-import { loadConfig, type Config } from "./config.ts";
-import { log, setLogLevel } from "./log.ts";
+import { loadConfig, type Config } from "./runtime/config.ts";
+import { log, setLogLevel } from "./runtime/log.ts";
 
 let command: Command;
 let config: Config;
@@ -47,7 +47,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 // Imported after the commands above so they answer without loading gRPC and the protos.
-const { startEmulator } = await import("./emulator.ts");
+const { startEmulator } = await import("./server/emulator.ts");
 const provisioning = config.configFile || config.provision.length ? await import("./provision/provision.ts") : undefined;
 const started = await startEmulator(config, (broker) => {
   if (!provisioning) return;

@@ -109,12 +109,11 @@ describe("architecture", () => {
  */
 const LAYERS: readonly (readonly string[])[] = [
   ["core"],
-  ["log.ts"],
-  ["internal-errors.ts", "preface.ts"],
+  ["runtime"],
   ["proto"],
-  ["http", "config.ts", "switchable-clock.ts", "transforms", "persistence", "sinks", "push", "rpc"],
-  ["grpc", "rest", "admin", "provision", "cli", "listener.ts", "memory-limit.ts"],
-  ["emulator.ts"],
+  ["http", "transforms", "persistence", "sinks", "push-http", "rpc"],
+  ["grpc", "rest", "admin", "provision", "cli"],
+  ["server"],
   ["main.ts"],
 ];
 

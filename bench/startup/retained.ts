@@ -10,9 +10,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Broker } from "../../src/core/broker.ts";
-import { setLogLevel } from "../../src/log.ts";
+import { setLogLevel } from "../../src/runtime/log.ts";
 import { SqliteStore } from "../../src/persistence/sqlite-store.ts";
-import { SwitchableClock } from "../../src/switchable-clock.ts";
+import { SwitchableClock } from "../../src/runtime/switchable-clock.ts";
 import { ROOT } from "../lib/server.ts";
 
 const TOPIC = "projects/bench/topics/retained";

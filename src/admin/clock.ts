@@ -1,5 +1,5 @@
 /** The test clock over HTTP: read it, switch manual/system, advance by a duration, set an instant. */
-import type { SwitchableClock } from "../switchable-clock.ts";
+import type { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { durationMs, instantMs } from "./params.ts";
 import { HttpError, type Router } from "./router.ts";
 

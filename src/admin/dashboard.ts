@@ -9,7 +9,7 @@ import chartJs from "./ui/chart.js" with { type: "text" };
 import js from "./ui/dashboard.js" with { type: "text" };
 import domJs from "./ui/dom.js" with { type: "text" };
 import htmlText from "./ui/index.html" with { type: "text" };
-import type { SwitchableClock } from "../switchable-clock.ts";
+import type { SwitchableClock } from "../runtime/switchable-clock.ts";
 import type { Broker } from "../core/broker.ts";
 import { clockState } from "./clock.ts";
 import type { Counters } from "./counters.ts";

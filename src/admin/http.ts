@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Broker } from "../core/broker.ts";
-import type { SwitchableClock } from "../switchable-clock.ts";
+import type { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { actionRoutes } from "./actions.ts";
 import { clockRoutes } from "./clock.ts";
 import { dashboardRoutes } from "./dashboard.ts";
@@ -17,7 +17,7 @@ import { inspectRoutes } from "./inspect.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { metricsRoutes, type MemoryBudgetProbe } from "./metrics.ts";
 import { Router, sendError } from "./router.ts";
-import { JWKS_PATH } from "../push/oidc.ts";
+import { JWKS_PATH } from "../push-http/oidc.ts";
 
 export interface AdminDeps {
   broker: Broker;

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Broker } from "../core/broker.ts";
-import { internalErrorCount } from "../internal-errors.ts";
+import { internalErrorCount } from "../runtime/internal-errors.ts";
 import type { Counters } from "./counters.ts";
 import type { Router } from "./router.ts";
 import { subscriptionStats, topicStats, type SubscriptionStats, type TopicStats } from "./stats.ts";

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PubSubError } from "../core/errors.ts";
 import { errorResponse } from "../http/status.ts";
-import { log } from "../log.ts";
+import { log } from "../runtime/log.ts";
 import { crossSiteRefusal } from "./guard.ts";
 
 /** Largest JSON body the admin API reads (a dashboard test message fits many times over). */

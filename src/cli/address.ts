@@ -1,5 +1,5 @@
 /** The address a client on this machine uses to reach the configured listening address. */
-import type { Config } from "../config.ts";
+import type { Config } from "../runtime/config.ts";
 
 const WILDCARDS: ReadonlySet<string> = new Set(["0.0.0.0", "::", ""]);
 

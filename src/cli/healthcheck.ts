@@ -2,7 +2,7 @@
  * `pubsub-emulator healthcheck`: exits 0 when the emulator at the configured address answers
  * GET /health with 200, for images without curl or wget (Docker HEALTHCHECK, compose).
  */
-import type { Config } from "../config.ts";
+import type { Config } from "../runtime/config.ts";
 import { clientAddress } from "./address.ts";
 
 export interface HealthResult {

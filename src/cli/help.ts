@@ -1,5 +1,5 @@
 /** --help and --version text, made from the one option table. */
-import { OPTIONS } from "../config.ts";
+import { OPTIONS } from "../runtime/config.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 export const version = (): string => `pubsub-emulator ${pkg.version} (bun ${process.versions.bun ?? "?"})\n`;

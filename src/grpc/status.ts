@@ -2,8 +2,8 @@
 import * as grpc from "@grpc/grpc-js";
 import { boundMessage } from "../core/bounded.ts";
 import { PubSubError, type ErrorCode } from "../core/errors.ts";
-import { reportInternal } from "../internal-errors.ts";
-import { log } from "../log.ts";
+import { reportInternal } from "../runtime/internal-errors.ts";
+import { log } from "../runtime/log.ts";
 import { encodeStatus } from "./status-details.ts";
 
 /** Most bytes of grpc-status-details-bin (sent base64: 4/3 of it) beside a bounded message. */

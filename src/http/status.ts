@@ -4,7 +4,7 @@
  * details as proto3 JSON with their "@type". Anything that is not a PubSubError is a bug: INTERNAL.
  */
 import { PubSubError, type ErrorDetail } from "../core/errors.ts";
-import { reportInternal } from "../internal-errors.ts";
+import { reportInternal } from "../runtime/internal-errors.ts";
 import { formatDuration } from "../proto/well-known.ts";
 
 /** HTTP status of each google.rpc.Code. */

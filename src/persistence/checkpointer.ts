@@ -8,7 +8,7 @@
  * frames written since, on its own connection between two commits: then everything is
  * checkpointed and the next commit writes from the start of the file again.
  */
-import { log } from "../log.ts";
+import { log } from "../runtime/log.ts";
 
 import type { Database } from "bun:sqlite";
 

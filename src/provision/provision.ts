@@ -4,7 +4,7 @@
  * nothing is half-created. Resources that already exist are left as they are.
  */
 import { Broker } from "../core/broker.ts";
-import type { Config } from "../config.ts";
+import type { Config } from "../runtime/config.ts";
 import { planFromFile } from "./config-file.ts";
 import { ProvisionError, mergePlans, type Entry, type Plan } from "./plan.ts";
 import { planFromSpec } from "./project-spec.ts";

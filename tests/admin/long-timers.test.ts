@@ -1,6 +1,6 @@
 /** The server's clock: timers beyond setTimeout's 2^31-1 ms limit wait instead of firing at once. */
 import { expect, test } from "bun:test";
-import { SwitchableClock } from "../../src/switchable-clock.ts";
+import { SwitchableClock } from "../../src/runtime/switchable-clock.ts";
 
 const systemClock = new SwitchableClock("system");
 

@@ -1,7 +1,7 @@
 /** The server's switchable clock: manual and system modes, and timers that survive a switch. */
 import { describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config.ts";
-import { SwitchableClock } from "../../src/switchable-clock.ts";
+import { loadConfig } from "../../src/runtime/config.ts";
+import { SwitchableClock } from "../../src/runtime/switchable-clock.ts";
 
 describe("SwitchableClock", () => {
   test("in manual mode time moves only by advance/set, firing due timers in order", () => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { parseCommand, UsageError } from "../../src/cli/command.ts";
 import { clientAddress, envInit } from "../../src/cli/address.ts";
 import { usage } from "../../src/cli/help.ts";
-import { OPTIONS } from "../../src/config.ts";
+import { OPTIONS } from "../../src/runtime/config.ts";
 
 describe("verbs", () => {
   test.each([

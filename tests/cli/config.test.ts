@@ -1,6 +1,6 @@
 /** Every row of the settings table: its flag and its env var set the same field; flags win. */
 import { describe, expect, test } from "bun:test";
-import { DEFAULTS, OPTIONS, loadConfig, type Config } from "../../src/config.ts";
+import { DEFAULTS, OPTIONS, loadConfig, type Config } from "../../src/runtime/config.ts";
 
 /** One sample per option: a value, and the Config it must produce. Add a row with every new option. */
 const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {

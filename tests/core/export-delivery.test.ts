@@ -8,7 +8,7 @@ import { expect, test } from "bun:test";
 import type { ExportKind, SinkResult } from "../../src/core/kinds/export-delivery.ts";
 import type { Delivery } from "../../src/core/message.ts";
 import type { SubscriptionResource } from "../../src/core/resources.ts";
-import { SEC, publishTexts, setup, texts, topicAndSub } from "./../helpers/core.ts";
+import { SEC, publishTexts, setup, texts, topicAndSub } from "../helpers/core.ts";
 
 /** A BigQuery-shaped kind whose writes the test resolves by hand. */
 class ScriptedKind implements ExportKind {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
-import { internalErrorCount } from "../../src/internal-errors.ts";
+import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
 
 /** Other test files in this process may have counted theirs: only this file's count matters. */
 let internalBefore = 0;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as net from "node:net";
-import { internalErrorCount } from "../../src/internal-errors.ts";
+import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
 
 /** Other test files in this process may have counted theirs: only this file's count matters. */
 let internalBefore = 0;

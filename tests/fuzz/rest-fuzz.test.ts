@@ -5,7 +5,7 @@
  * reach the INTERNAL mapper, no prototype may change, and the server serves normally afterwards.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { internalErrorCount } from "../../src/internal-errors.ts";
+import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
 
 /** Other test files in this process may have counted theirs: only this file's count matters. */
 let internalBefore = 0;

@@ -1,6 +1,6 @@
 /** Telling gRPC from HTTP/1.1 by the first bytes of a connection, however they are split. */
 import { describe, expect, test } from "bun:test";
-import { sniff } from "../../src/preface.ts";
+import { sniff } from "../../src/server/preface.ts";
 
 const MAGIC = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 const settings = (payload: number[], flags = 0) => Buffer.from([0, 0, payload.length, 4, flags, 0, 0, 0, 0, ...payload]);

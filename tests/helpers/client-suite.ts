@@ -1,7 +1,7 @@
 /** One emulator per test file, with an official client, raw GAPIC clients and a topic+sub maker. */
 import { afterAll, beforeAll } from "bun:test";
 import type { PubSub, Subscription, Topic } from "@google-cloud/pubsub";
-import type { Config } from "../../src/config.ts";
+import type { Config } from "../../src/runtime/config.ts";
 import { startTestEmulator, unique, type TestEmulator } from "./emulator.ts";
 import { rawClients, type RawClients } from "./raw-clients.ts";
 

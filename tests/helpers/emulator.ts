@@ -1,8 +1,8 @@
 /** Starts an emulator on a free loopback port and hands out official clients pointed at it. */
 import { PubSub, type ClientConfig } from "@google-cloud/pubsub";
-import { startEmulator, type Emulator } from "../../src/emulator.ts";
-import type { Config } from "../../src/config.ts";
-import { setLogLevel } from "../../src/log.ts";
+import { startEmulator, type Emulator } from "../../src/server/emulator.ts";
+import type { Config } from "../../src/runtime/config.ts";
+import { setLogLevel } from "../../src/runtime/log.ts";
 import type { Broker } from "../../src/core/broker.ts";
 
 // The auth library would otherwise probe the GCE metadata server on every client.

@@ -9,7 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
-import { setLogLevel } from "../../src/log.ts";
+import { setLogLevel } from "../../src/runtime/log.ts";
 import { Checkpointer } from "../../src/persistence/checkpointer.ts";
 import { DB_FILE } from "../../src/persistence/schema.ts";
 import { SqliteStore } from "../../src/persistence/sqlite-store.ts";

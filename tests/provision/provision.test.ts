@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/runtime/config.ts";
 import { ProvisionError, type Plan } from "../../src/provision/plan.ts";
 import { loadPlan, provision } from "../../src/provision/provision.ts";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";

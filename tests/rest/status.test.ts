@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PubSubError, type ErrorCode } from "../../src/core/errors.ts";
-import { setLogLevel } from "../../src/log.ts";
+import { setLogLevel } from "../../src/runtime/log.ts";
 import { restHandler } from "../../src/rest/handler.ts";
 import { errorResponse } from "../../src/http/status.ts";
 import type { RpcTable, UnaryRpc } from "../../src/rpc/table.ts";

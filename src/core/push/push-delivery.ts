@@ -1,6 +1,6 @@
 /**
  * Push delivery in the domain: a Consumer per push subscription that hands one message at a time
- * to a PushSender (the HTTP client lives in src/push/) and acks or nacks by the answer. It keeps
+ * to a PushSender (the HTTP client lives in src/push-http/) and acks or nacks by the answer. It keeps
  * the real service's push flow control (a window of requests in flight that grows on success and
  * halves on failure) and push backoff (delivery pauses, exponentially longer, after failures).
  * Ordering keys, dead letters, filters and retry policies come from the subscription unchanged:

@@ -4,7 +4,7 @@
  * kind is status 0, a nack; nothing here can throw into the core.
  */
 import type { PushRequest, PushSender } from "../core/push/push-delivery.ts";
-import { log } from "../log.ts";
+import { log } from "../runtime/log.ts";
 import { pushHttpRequest } from "./format.ts";
 import type { OidcSigner } from "./oidc.ts";
 

@@ -8,8 +8,8 @@
  * wall clock), and set() refuses an earlier instant, because leases, backoffs and publish times
  * all assume a monotonic clock.
  */
-import type { Clock } from "./core/clock.ts";
-import { MinHeap, type HeapEntry } from "./core/heap.ts";
+import type { Clock } from "../core/clock.ts";
+import { MinHeap, type HeapEntry } from "../core/heap.ts";
 
 export type ClockMode = "system" | "manual";
 

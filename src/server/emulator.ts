@@ -1,28 +1,28 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
-import { loadQuickJsEngine } from "./transforms/quickjs-engine.ts";
+import { loadQuickJsEngine } from "../transforms/quickjs-engine.ts";
 import type { RequestListener } from "node:http";
-import { Broker } from "./core/broker.ts";
-import type { Store } from "./core/store/store.ts";
-import { DEFAULTS, type Config } from "./config.ts";
-import { Counters } from "./admin/counters.ts";
-import { withFaults } from "./rpc/middleware/with-faults.ts";
-import { FaultRegistry } from "./rpc/middleware/faults.ts";
-import { MessageHistory } from "./admin/history.ts";
-import { browserRefusal } from "./admin/guard.ts";
-import { adminHandler } from "./admin/http.ts";
-import { sendError } from "./admin/router.ts";
-import { createGrpcServer } from "./grpc/server.ts";
-import { createRpcTable } from "./rpc/table.ts";
-import { restHandler } from "./rest/handler.ts";
+import { Broker } from "../core/broker.ts";
+import type { Store } from "../core/store/store.ts";
+import { DEFAULTS, type Config } from "../runtime/config.ts";
+import { Counters } from "../admin/counters.ts";
+import { withFaults } from "../rpc/middleware/with-faults.ts";
+import { FaultRegistry } from "../rpc/middleware/faults.ts";
+import { MessageHistory } from "../admin/history.ts";
+import { browserRefusal } from "../admin/guard.ts";
+import { adminHandler } from "../admin/http.ts";
+import { sendError } from "../admin/router.ts";
+import { createGrpcServer } from "../grpc/server.ts";
+import { createRpcTable } from "../rpc/table.ts";
+import { restHandler } from "../rest/handler.ts";
 import { listen } from "./listener.ts";
-import { HttpPushSender } from "./push/http-sender.ts";
-import { BigQueryKind } from "./sinks/bigquery/kind.ts";
-import { BigtableKind } from "./sinks/bigtable/kind.ts";
-import { OidcSigner } from "./push/oidc.ts";
-import { SwitchableClock } from "./switchable-clock.ts";
-import { MemoryBudget } from "./core/memory-budget.ts";
-import { collectGarbage, defaultMaxMemory, processRss } from "./memory-limit.ts";
-import { log } from "./log.ts";
+import { HttpPushSender } from "../push-http/http-sender.ts";
+import { BigQueryKind } from "../sinks/bigquery/kind.ts";
+import { BigtableKind } from "../sinks/bigtable/kind.ts";
+import { OidcSigner } from "../push-http/oidc.ts";
+import { SwitchableClock } from "../runtime/switchable-clock.ts";
+import { MemoryBudget } from "../core/memory-budget.ts";
+import { collectGarbage, defaultMaxMemory, processRss } from "../runtime/memory-limit.ts";
+import { log } from "../runtime/log.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -38,7 +38,7 @@ export interface Emulator {
 /** The in-memory store, or the data dir's (read whole before the broker is built from it). */
 async function openStore(dataDir: string): Promise<{ store?: Store; close(): void }> {
   if (!dataDir) return { close() {} };
-  const { SqliteStore } = await import("./persistence/sqlite-store.ts");
+  const { SqliteStore } = await import("../persistence/sqlite-store.ts");
   const t0 = performance.now();
   const store = SqliteStore.open(dataDir);
   const o = store.opened;

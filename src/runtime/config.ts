@@ -22,7 +22,7 @@ export interface Config {
   clock: "system" | "manual";
   /** Messages whose history (deliveries, acks, nacks, expiries) the operator API keeps; 0 = off. */
   messageHistory: number;
-  /** Memory budget in bytes; 0 = a share of the cgroup limit or physical memory (src/memory-limit.ts). */
+  /** Memory budget in bytes; 0 = a share of the cgroup limit or physical memory (src/runtime/memory-limit.ts). */
   maxMemory: number;
   /** Most time a connection may take to send its preface, or an HTTP request its headers. */
   handshakeTimeoutMs: number;
