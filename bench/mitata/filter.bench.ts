@@ -1,12 +1,12 @@
 /**
- * Subscription filters (src/core/filter.ts): a compiled 3-clause filter over 1000 messages with
+ * Subscription filters (src/core/rules/filter.ts): a compiled 3-clause filter over 1000 messages with
  * 5-6 attributes each (a quarter match), against a hand-written predicate with the same meaning,
  * plus the cost of compiling the filter.
  *
  *   bun bench/mitata/filter.bench.ts
  */
 import { bench, do_not_optimize, group, summary } from "mitata";
-import { compileFilter } from "../../src/core/filter.ts";
+import { compileFilter } from "../../src/core/rules/filter.ts";
 import type { StoredMessage } from "../../src/core/message.ts";
 import { assert, filterAttributes, storedMessages, main } from "./fixtures.ts";
 

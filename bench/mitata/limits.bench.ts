@@ -1,11 +1,11 @@
 /**
- * Publish validation (checkPublish in src/core/limits.ts): sizes and limits of every message and
+ * Publish validation (checkPublish in src/core/rules/limits.ts): sizes and limits of every message and
  * attribute, as Broker.publish runs it before storing anything.
  *
  *   bun bench/mitata/limits.bench.ts
  */
 import { bench, do_not_optimize, group } from "mitata";
-import { checkPublish } from "../../src/core/limits.ts";
+import { checkPublish } from "../../src/core/rules/limits.ts";
 import { assert, attributeBatch, dataBatch, main } from "./fixtures.ts";
 
 const data1k = dataBatch(1000, 1024);

@@ -3,7 +3,7 @@
  * a test message, pull, ack and nack. Each is one call of the (fault-wrapped) RPC table, so it
  * follows exactly the rules a gRPC client meets.
  */
-import type { DeliveryBatch } from "../core/delivery-batch.ts";
+import type { DeliveryBatch } from "../core/delivery/delivery-batch.ts";
 import type { MessageInput } from "../core/message.ts";
 import { NO_CONTEXT, type RpcTable } from "../rpc/table.ts";
 import { optionalNumber } from "./params.ts";

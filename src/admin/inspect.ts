@@ -3,7 +3,7 @@
  * a peek at waiting messages (nothing is leased), a topic's subscriptions, a message's history.
  */
 import type { Broker } from "../core/broker.ts";
-import type { Entry } from "../core/backlog.ts";
+import type { Entry } from "../core/subscription/backlog.ts";
 import type { Counters } from "./counters.ts";
 import { MAX_CAPACITY, type MessageHistory } from "./history.ts";
 import { optionalNumber, queryInt } from "./params.ts";

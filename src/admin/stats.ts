@@ -1,6 +1,6 @@
 /** One snapshot of every topic and subscription with its counters and gauges, for /metrics and the dashboard. */
 import type { Broker } from "../core/broker.ts";
-import type { SubscriptionView } from "../core/subscription.ts";
+import type { SubscriptionView } from "../core/subscription/subscription.ts";
 import type { Counters, SubscriptionCounters, TopicCounters } from "./counters.ts";
 
 export interface TopicStats extends TopicCounters {

@@ -3,46 +3,46 @@
  * pull, ack, seek. Each method validates its input with the real service's rules and throws
  * PubSubError; every config change goes through one method here, so nothing keeps a stale copy.
  */
-import type { Entry } from "./backlog.ts";
+import type { Entry } from "./subscription/backlog.ts";
 import type { Clock } from "./clock.ts";
-import { Consumer, type ConsumerOptions } from "./consumer.ts";
-import { deadLetterCopy } from "./dead-letter.ts";
+import { Consumer, type ConsumerOptions } from "./delivery/consumer.ts";
+import { deadLetterCopy } from "./subscription/dead-letter.ts";
 import { PubSubError, alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
 import { ObserverSet, type BrokerObserver } from "./events.ts";
-import { exactlyOnceFailure } from "./exactly-once.ts";
-import { Expirations } from "./expiration.ts";
-import { applyMask } from "./field-mask.ts";
-import { compileFilter } from "./filter.ts";
+import { exactlyOnceFailure } from "./delivery/exactly-once.ts";
+import { Expirations } from "./subscription/expiration.ts";
+import { applyMask } from "./rules/field-mask.ts";
+import { compileFilter } from "./rules/filter.ts";
 import { IamPolicies } from "./iam.ts";
-import { checkAckIds, checkModifyDeadline, checkPublish } from "./limits.ts";
+import { checkAckIds, checkModifyDeadline, checkPublish } from "./rules/limits.ts";
 import { MemoryBudget } from "./memory-budget.ts";
 import type { MessageInput } from "./message.ts";
-import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
-import { pullOnce, type PullHandle } from "./pull.ts";
-import { paginate, type Page } from "./paging.ts";
+import { DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
+import { pullOnce, type PullHandle } from "./delivery/pull.ts";
+import { paginate, type Page } from "./rules/paging.ts";
 import type { ExportStatus } from "./kinds/export-delivery.ts";
 import { deliveryRuntimes, type DeliveryOptions } from "./delivery/runtimes.ts";
 import { Deliveries } from "./delivery/deliveries.ts";
 import { normalizeDelivery, pullRefusal } from "./delivery/kinds.ts";
 import { Collection } from "./lifecycle.ts";
-import { retention, topicLink } from "./subscription-features.ts";
-import { TransformBindings } from "./transform-bindings.ts";
-import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./resource-rules.ts";
+import { retention, topicLink } from "./subscription/features.ts";
+import { TransformBindings } from "./stages/transform-bindings.ts";
+import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./rules/resource-rules.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
 import type { Removal } from "./lifecycle.ts";
 import { SchemaRegistry } from "./schemas/registry.ts";
 import { DELETED_SCHEMA, TopicSchemas } from "./schemas/topic-schema.ts";
-import { seekToSnapshot, seekToTime } from "./seek.ts";
-import { Snapshots, type SnapshotResource } from "./snapshots.ts";
+import { seekToSnapshot, seekToTime } from "./topic/seek.ts";
+import { Snapshots, type SnapshotResource } from "./topic/snapshots.ts";
 import { MemoryStore } from "./store/memory-store.ts";
 import type { EntryState, Store } from "./store/store.ts";
-import { Subscription, type SubscriptionView } from "./subscription.ts";
-import { Topic } from "./topic.ts";
-import type { TransformEngine } from "./transform-engine.ts";
-import { transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./transforms.ts";
-import { deliveryStages, publishStages, runPublishStages, type PublishBatch } from "./stages.ts";
+import { Subscription, type SubscriptionView } from "./subscription/subscription.ts";
+import { Topic } from "./topic/topic.ts";
+import type { TransformEngine } from "./stages/transform-engine.ts";
+import { transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./stages/transforms.ts";
+import { deliveryStages, publishStages, runPublishStages, type PublishBatch } from "./stages/stages.ts";
 
-export type { PullHandle } from "./pull.ts";
+export type { PullHandle } from "./delivery/pull.ts";
 
 /** What the operator surface reads of a topic. */
 export interface TopicView {

@@ -4,8 +4,8 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import type { PubSubError } from "../core/errors.ts";
-import type { DeliveryBatch } from "../core/delivery-batch.ts";
-import type { StreamRequest, StreamSink } from "../core/stream-session.ts";
+import type { DeliveryBatch } from "../core/delivery/delivery-batch.ts";
+import type { StreamRequest, StreamSink } from "../core/delivery/stream-session.ts";
 import type { ProtoObject, RpcTable, StreamHandle } from "../rpc/table.ts";
 import { checkDecoded } from "./malformed.ts";
 import { toStatus } from "./status.ts";

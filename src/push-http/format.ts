@@ -4,7 +4,7 @@
  * ordering key; the subscription; deliveryAttempt with a dead-letter policy); with no_wrapper the
  * raw data, and with write_metadata the attributes and x-goog-pubsub-* metadata as headers.
  */
-import type { PushRequest } from "../core/push/push-delivery.ts";
+import type { PushRequest } from "../core/delivery/push/push-delivery.ts";
 
 export const USER_AGENT = "APIs-Google; (+https://developers.google.com/webmasters/APIs-Google.html)";
 

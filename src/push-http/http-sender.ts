@@ -3,7 +3,7 @@
  * timeout, redirects not followed (a 3xx is a nack, as in the real service). A failure of any
  * kind is status 0, a nack; nothing here can throw into the core.
  */
-import type { PushRequest, PushSender } from "../core/push/push-delivery.ts";
+import type { PushRequest, PushSender } from "../core/delivery/push/push-delivery.ts";
 import { log } from "../runtime/log.ts";
 import { pushHttpRequest } from "./format.ts";
 import type { OidcSigner } from "./oidc.ts";

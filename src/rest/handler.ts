@@ -12,7 +12,7 @@ import { callRestOnly, matchRestOnly } from "./rest-only.ts";
 import { findRoute, type Route } from "./routes.ts";
 import { errorResponse } from "../http/status.ts";
 import { responseOptions, transcode, type ResponseOptions } from "./transcode.ts";
-import type { DeliveryBatch } from "../core/delivery-batch.ts";
+import type { DeliveryBatch } from "../core/delivery/delivery-batch.ts";
 
 /**
  * The real front end's request cap (10 MiB); it answers 400 INVALID_ARGUMENT with this wording.

@@ -3,7 +3,7 @@
  * becomes the core's PublishRequest (with the size its protobuf encoding would have, which the
  * 10,000,000-byte request limit counts), and a Pull's DeliveryBatch becomes a PullResponse in JSON.
  */
-import type { DeliveryBatch } from "../core/delivery-batch.ts";
+import type { DeliveryBatch } from "../core/delivery/delivery-batch.ts";
 import type { MessageInput } from "../core/message.ts";
 import type { PublishRequest } from "../rpc/publisher.ts";
 import { formatTimestamp } from "../proto/well-known.ts";

@@ -2,7 +2,7 @@
  * What an RPC is to every side of the table: the handlers (rpc/*), the table that gathers them
  * and the transports and wrappers that call it. Kept apart so handlers never import the table.
  */
-import type { StreamSession, StreamRequest, StreamSink } from "../core/stream-session.ts";
+import type { StreamSession, StreamRequest, StreamSink } from "../core/delivery/stream-session.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ProtoObject = Record<string, any>;

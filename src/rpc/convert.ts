@@ -1,6 +1,6 @@
 /** Proto-loader objects ↔ core resources: durations and timestamps become milliseconds here. */
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
-import type { SnapshotResource } from "../core/snapshots.ts";
+import type { SnapshotResource } from "../core/topic/snapshots.ts";
 
 export interface Duration {
   seconds?: number | string;

@@ -5,7 +5,7 @@
  * the REST transport routes to them (src/rest/rest-only.ts).
  */
 import type { Broker } from "../core/broker.ts";
-import type { ChainResult } from "../core/transforms.ts";
+import type { ChainResult } from "../core/stages/transforms.ts";
 import type { ProtoObject, UnaryRpc } from "./contract.ts";
 
 function transformedToProto(r: ChainResult): ProtoObject {

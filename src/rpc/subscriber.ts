@@ -1,6 +1,6 @@
 /** google.pubsub.v1.Subscriber's unary RPCs; StreamingPull is the table's openStream. */
 import type { Broker } from "../core/broker.ts";
-import { deliveryBatch, type DeliveryBatch } from "../core/delivery-batch.ts";
+import { deliveryBatch, type DeliveryBatch } from "../core/delivery/delivery-batch.ts";
 import { snapshotFromProto, snapshotToProto, subscriptionFromProto, subscriptionToProto, timestampToMs } from "./convert.ts";
 import type { CallContext, ProtoObject, UnaryRpc } from "./contract.ts";
 

@@ -6,7 +6,7 @@
  * gRPC and REST register this table; push, fault injection and the dashboard wrap it.
  */
 import type { Broker } from "../core/broker.ts";
-import { StreamSession, type StreamRequest, type StreamSink } from "../core/stream-session.ts";
+import { StreamSession, type StreamRequest, type StreamSink } from "../core/delivery/stream-session.ts";
 import { iamRpcs } from "./iam.ts";
 import { messageTransformRpcs } from "./message-transforms.ts";
 import { publisherRpcs } from "./publisher.ts";

@@ -11,7 +11,7 @@ import variant from "@jitl/quickjs-wasmfile-release-sync";
 // beside its own script, which a single-file binary does not have.
 import wasmPath from "@jitl/quickjs-wasmfile-release-sync/wasm" with { type: "file" };
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from "quickjs-emscripten-core";
-import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome } from "../core/transform-engine.ts";
+import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome } from "../core/stages/transform-engine.ts";
 import { DRIVER } from "./driver.ts";
 
 export const SANDBOX_LIMITS = {

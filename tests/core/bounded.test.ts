@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { MESSAGE_MAX_ENCODED, boundMessage, echo } from "../../src/core/bounded.ts";
 import { PubSubError } from "../../src/core/errors.ts";
-import { parseName } from "../../src/core/names.ts";
+import { parseName } from "../../src/core/rules/names.ts";
 import { caught } from "../helpers/core.ts";
 
 const encoded = (s: string) => Buffer.byteLength(encodeURI(s));

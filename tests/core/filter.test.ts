@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { PubSubError } from "../../src/core/errors.ts";
-import { compileFilter } from "../../src/core/filter.ts";
+import { compileFilter } from "../../src/core/rules/filter.ts";
 import type { StoredMessage } from "../../src/core/message.ts";
 
 const msg = (attributes: Record<string, string>): StoredMessage => ({

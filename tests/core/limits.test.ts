@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LIMITS, checkPublish } from "../../src/core/limits.ts";
+import { LIMITS, checkPublish } from "../../src/core/rules/limits.ts";
 import type { MessageInput } from "../../src/core/message.ts";
 import { bytes, caught, makeTopic, setup, topicAndSub } from "../helpers/core.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseName, parseProject } from "../../src/core/names.ts";
+import { parseName, parseProject } from "../../src/core/rules/names.ts";
 import { caught, setup } from "../helpers/core.ts";
 
 const T = (id: string) => `projects/p1/topics/${id}`;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Page } from "../../src/core/paging.ts";
+import type { Page } from "../../src/core/rules/paging.ts";
 import { caught, makeSub, makeTopic, setup, subName, topicName, uid } from "../helpers/core.ts";
 
 /** Follows next_page_token until it is empty; returns every page (bounded to 50 pages). */

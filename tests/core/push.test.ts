@@ -1,7 +1,7 @@
 /** Push delivery in the core: a fake sender, a manual clock, every answer decided by the test. */
 import { describe, expect, test } from "bun:test";
-import type { PushRequest, PushSender } from "../../src/core/push/push-delivery.ts";
-import { StreamSession } from "../../src/core/stream-session.ts";
+import type { PushRequest, PushSender } from "../../src/core/delivery/push/push-delivery.ts";
+import { StreamSession } from "../../src/core/delivery/stream-session.ts";
 import { FakeSink, SEC, caught, flush, makeSub, makeTopic, publishTexts, pullNow, setup, topicAndSub } from "../helpers/core.ts";
 
 const ENDPOINT = "http://127.0.0.1:1/push";

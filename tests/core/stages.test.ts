@@ -3,7 +3,7 @@
  * registered order, and none otherwise; stages that filter keep request indexes straight.
  */
 import { expect, test } from "bun:test";
-import { mergeFiltered } from "../../src/core/stages.ts";
+import { mergeFiltered } from "../../src/core/stages/stages.ts";
 import { loadQuickJsEngine } from "../../src/transforms/quickjs-engine.ts";
 import { makeSub, makeTopic, setup } from "../helpers/core.ts";
 

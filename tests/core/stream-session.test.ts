@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { StreamSession, type StreamRequest } from "../../src/core/stream-session.ts";
+import { StreamSession, type StreamRequest } from "../../src/core/delivery/stream-session.ts";
 import { FakeSink, SEC, caught, publishTexts, pullNow, setup, subName, texts, topicAndSub } from "../helpers/core.ts";
 
 function open(first: Partial<StreamRequest> = {}, subExtra = {}) {

@@ -13,10 +13,10 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
-import type { DeliveryBatch } from "../../src/core/delivery-batch.ts";
+import type { DeliveryBatch } from "../../src/core/delivery/delivery-batch.ts";
 import type { Delivery } from "../../src/core/message.ts";
 import type { SubscriptionResource } from "../../src/core/resources.ts";
-import { StreamSession } from "../../src/core/stream-session.ts";
+import { StreamSession } from "../../src/core/delivery/stream-session.ts";
 import { SEC, bytes, makeSub, makeTopic } from "../helpers/core.ts";
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261122);

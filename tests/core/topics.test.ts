@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DELETED_TOPIC } from "../../src/core/names.ts";
+import { DELETED_TOPIC } from "../../src/core/rules/names.ts";
 import { caught, makeSub, makeTopic, publishTexts, pullNow, setup, subName, texts, topicName } from "../helpers/core.ts";
 
 describe("topic CRUD", () => {

@@ -2,10 +2,10 @@
 import { Broker, type BrokerOptions } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import { PubSubError } from "../../src/core/errors.ts";
-import type { DeliveryBatch } from "../../src/core/delivery-batch.ts";
+import type { DeliveryBatch } from "../../src/core/delivery/delivery-batch.ts";
 import type { Delivery, MessageInput } from "../../src/core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../../src/core/resources.ts";
-import { StreamSession, type StreamRequest, type StreamSink } from "../../src/core/stream-session.ts";
+import { StreamSession, type StreamRequest, type StreamSink } from "../../src/core/delivery/stream-session.ts";
 import { storeKind } from "./stores.ts";
 
 export const SEC = 1000;

@@ -3,7 +3,7 @@
  * the host, nothing kept between calls, and code that tries to escape the function wrapper.
  */
 import { describe, expect, test } from "bun:test";
-import type { UdfMetadata } from "../../src/core/transform-engine.ts";
+import type { UdfMetadata } from "../../src/core/stages/transform-engine.ts";
 import { SANDBOX_LIMITS, loadQuickJsEngine } from "../../src/transforms/quickjs-engine.ts";
 
 const engine = await loadQuickJsEngine();

@@ -6,10 +6,10 @@
  * the new kind takes the rest), a restart; none while detached, deleted or stopping. A kind
  * without a runtime (core tests without a push sender) holds its messages.
  */
-import type { Consumer } from "../consumer.ts";
+import type { Consumer } from "./consumer.ts";
 import type { Lifecycle } from "../lifecycle.ts";
 import type { SubscriptionResource } from "../resources.ts";
-import type { Subscription } from "../subscription.ts";
+import type { Subscription } from "../subscription/subscription.ts";
 
 /** What the operator surface shows of a subscription delivered by a runtime. */
 export interface DeliveryStatus {

@@ -6,7 +6,7 @@
  */
 import { failedPrecondition, invalid, type PubSubError } from "../errors.ts";
 import { normalizeBigQuery, normalizeBigtable } from "../kinds/export-config.ts";
-import { normalizePushConfig } from "../push/push-config.ts";
+import { normalizePushConfig } from "./push/push-config.ts";
 import type { SubscriptionResource } from "../resources.ts";
 
 export interface DeliveryKindSpec {

@@ -6,7 +6,7 @@
  */
 import type { Clock } from "../clock.ts";
 import { exportRuntime, type ExportKind } from "../kinds/export-delivery.ts";
-import { pushDeps, pushRuntime, type PushOptions, type PushSender } from "../push/push-delivery.ts";
+import { pushDeps, pushRuntime, type PushOptions, type PushSender } from "./push/push-delivery.ts";
 import type { DeliveryRuntime } from "./deliveries.ts";
 
 export interface Settler {

@@ -7,11 +7,11 @@
  * backoff, so it resumes by itself once the destination is fixed.
  */
 import type { Clock } from "../clock.ts";
-import { Consumer } from "../consumer.ts";
+import { Consumer } from "../delivery/consumer.ts";
 import type { DeliveryRuntime, DeliveryStatus } from "../delivery/deliveries.ts";
 import type { Delivery } from "../message.ts";
 import { SECOND, type SubscriptionResource } from "../resources.ts";
-import type { Subscription } from "../subscription.ts";
+import type { Subscription } from "../subscription/subscription.ts";
 
 export interface SinkResult {
   /** The destination's state after the write (ACTIVE, NOT_FOUND, SCHEMA_MISMATCH…). */

@@ -5,8 +5,8 @@
  */
 import type { Clock } from "../clock.ts";
 import { PubSubError, alreadyExists, bounded, failedPrecondition, invalid, notFound } from "../errors.ts";
-import { parseName, parseProject } from "../names.ts";
-import { paginate, type Page } from "../paging.ts";
+import { parseName, parseProject } from "../rules/names.ts";
+import { paginate, type Page } from "../rules/paging.ts";
 import { compileSchema } from "./compile.ts";
 import type { CompiledSchema, SchemaType } from "./compiled.ts";
 

@@ -3,7 +3,7 @@
  * and the publish check: each message must conform to one revision in the topic's range (newest
  * first); the revision that accepted it is recorded in the attributes the real service adds.
  */
-import type { PublishStage } from "../stages.ts";
+import type { PublishStage } from "../stages/stages.ts";
 import { PubSubError, bounded, failedPrecondition, invalid, notFound } from "../errors.ts";
 import type { MessageInput } from "../message.ts";
 import type { TopicResource } from "../resources.ts";

@@ -3,11 +3,11 @@
  * Requests decode straight into core inputs (attributes as prototype-free maps); responses
  * encode straight from core deliveries into one exactly-sized buffer.
  */
-import type { Confirmation, DeliveryBatch } from "../../core/delivery-batch.ts";
+import type { Confirmation, DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
 import type { MessageInput, StoredMessage } from "../../core/message.ts";
 import type { PublishRequest } from "../../rpc/publisher.ts";
 import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
-import type { StreamRequest } from "../../core/stream-session.ts";
+import type { StreamRequest } from "../../core/delivery/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
 import { Malformed, Reader, Writer, decimalLength, fieldSize, varintSize } from "./wire.ts";
 

@@ -2,7 +2,7 @@
  * Wraps the RPC table once (in emulator.ts) so every transport registered over it — gRPC, REST —
  * meets the same injected faults. With no fault active a call costs one boolean check.
  */
-import type { StreamRequest, StreamSink } from "../../core/stream-session.ts";
+import type { StreamRequest, StreamSink } from "../../core/delivery/stream-session.ts";
 import type { CallContext, ProtoObject, RpcTable, StreamHandle, UnaryRpc } from "../contract.ts";
 import { FaultRegistry, faultError, type OpenStream } from "./faults.ts";
 

@@ -9,7 +9,7 @@ import type { Delivery, StoredMessage } from "../../core/message.ts";
 import type { SubscriptionResource } from "../../core/resources.ts";
 import type { SchemaRegistry, SchemaRevision } from "../../core/schemas/registry.ts";
 import type { SchemaSettings } from "../../core/schemas/topic-schema.ts";
-import type { Subscription } from "../../core/subscription.ts";
+import type { Subscription } from "../../core/subscription/subscription.ts";
 import { DirTables } from "./dir-tables.ts";
 
 const bqConfig = (c: SubscriptionResource) => c.bigqueryConfig as BigQueryConfigView | undefined;

@@ -9,7 +9,7 @@ import type { BigtableConfigView } from "../../core/kinds/bigtable/config.ts";
 import type { ExportKind, SinkResult } from "../../core/kinds/export-delivery.ts";
 import type { Delivery } from "../../core/message.ts";
 import type { SubscriptionResource } from "../../core/resources.ts";
-import type { Subscription } from "../../core/subscription.ts";
+import type { Subscription } from "../../core/subscription/subscription.ts";
 import { timestampFromMillis } from "../../core/kinds/bigquery/values.ts";
 import { BigtableClient, type RowMutation, type SetCell } from "./client.ts";
 

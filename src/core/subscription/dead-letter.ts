@@ -1,7 +1,7 @@
 /** The copy of a message that ran out of delivery attempts, as the real service forwards it. */
 import type { Entry } from "./backlog.ts";
-import { byteLength, type MessageInput } from "./message.ts";
-import { parseName } from "./names.ts";
+import { byteLength, type MessageInput } from "../message.ts";
+import { parseName } from "../rules/names.ts";
 
 /**
  * The original data, attributes and ordering key, plus the attributes the real service adds:

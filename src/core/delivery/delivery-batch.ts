@@ -1,6 +1,6 @@
 /** What one Pull or StreamingPull response carries, decided here so every transport sends the same. */
-import type { Delivery } from "./message.ts";
-import type { SubscriptionResource } from "./resources.ts";
+import type { Delivery } from "../message.ts";
+import type { SubscriptionResource } from "../resources.ts";
 
 export interface StreamProperties {
   exactlyOnce: boolean;

@@ -1,6 +1,6 @@
 /** A receiver of deliveries on a subscription: one StreamingPull stream or one waiting Pull. */
-import type { Delivery } from "./message.ts";
-import type { PubSubError } from "./errors.ts";
+import type { Delivery } from "../message.ts";
+import type { PubSubError } from "../errors.ts";
 
 export interface ConsumerOptions {
   /** Lease length given to its deliveries. */

@@ -1,9 +1,9 @@
 /** A unary Pull as a one-shot consumer that waits up to a deadline on the clock for its first delivery. */
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../clock.ts";
 import { Consumer } from "./consumer.ts";
-import type { PubSubError } from "./errors.ts";
-import type { Delivery } from "./message.ts";
-import type { Subscription } from "./subscription.ts";
+import type { PubSubError } from "../errors.ts";
+import type { Delivery } from "../message.ts";
+import type { Subscription } from "../subscription/subscription.ts";
 
 export interface PullHandle {
   result: Promise<Delivery[]>;

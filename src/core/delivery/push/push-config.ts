@@ -1,6 +1,6 @@
 /** push_config as the core reads it, and its validation on create, update and ModifyPushConfig. */
-import { bounded, invalid } from "../errors.ts";
-import type { SubscriptionResource } from "../resources.ts";
+import { bounded, invalid } from "../../errors.ts";
+import type { SubscriptionResource } from "../../resources.ts";
 
 export interface PushConfigView {
   pushEndpoint?: string;

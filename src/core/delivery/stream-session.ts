@@ -4,14 +4,14 @@
  * the transport's backpressure. When the call ends, delivery stops; its leases run out and the
  * messages are redelivered elsewhere.
  */
-import type { Broker } from "./broker.ts";
+import type { Broker } from "../broker.ts";
 import type { Consumer } from "./consumer.ts";
-import { PubSubError, invalid } from "./errors.ts";
-import { checkAckDeadline, checkModifyDeadline } from "./limits.ts";
+import { PubSubError, invalid } from "../errors.ts";
+import { checkAckDeadline, checkModifyDeadline } from "../rules/limits.ts";
 import { deliveryBatch, type Confirmation, type DeliveryBatch } from "./delivery-batch.ts";
-import type { Delivery } from "./message.ts";
-import { pullRefusal } from "./delivery/kinds.ts";
-import type { Subscription } from "./subscription.ts";
+import type { Delivery } from "../message.ts";
+import { pullRefusal } from "./kinds.ts";
+import type { Subscription } from "../subscription/subscription.ts";
 
 export interface StreamRequest {
   subscription?: string;

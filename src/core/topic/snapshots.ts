@@ -2,17 +2,17 @@
  * Snapshots: a subscription's unacked messages at one moment plus every later message of its
  * topic, kept until the snapshot expires (one timer for all, in a deadline heap) or is deleted.
  */
-import type { Clock } from "./clock.ts";
-import { alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
-import { applyMask, type MaskRules } from "./field-mask.ts";
-import type { HeapEntry } from "./heap.ts";
-import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
-import { paginate, type Page } from "./paging.ts";
-import { checkLabels } from "./resource-rules.ts";
-import { DAY, MINUTE } from "./resources.ts";
-import type { SnapshotRecord, Store } from "./store/store.ts";
-import type { Subscription } from "./subscription.ts";
-import { TimedHeap } from "./timed-heap.ts";
+import type { Clock } from "../clock.ts";
+import { alreadyExists, failedPrecondition, invalid, notFound } from "../errors.ts";
+import { applyMask, type MaskRules } from "../rules/field-mask.ts";
+import type { HeapEntry } from "../heap.ts";
+import { DELETED_TOPIC, parseName, parseProject } from "../rules/names.ts";
+import { paginate, type Page } from "../rules/paging.ts";
+import { checkLabels } from "../rules/resource-rules.ts";
+import { DAY, MINUTE } from "../resources.ts";
+import type { SnapshotRecord, Store } from "../store/store.ts";
+import type { Subscription } from "../subscription/subscription.ts";
+import { TimedHeap } from "../timed-heap.ts";
 import type { Topic } from "./topic.ts";
 
 /** A snapshot as clients see it. */

@@ -1,6 +1,6 @@
 /** Small lifecycle features of a subscription that belong to no other part. */
-import type { Lifecycle } from "./lifecycle.ts";
-import type { SubscriptionResource } from "./resources.ts";
+import type { Lifecycle } from "../lifecycle.ts";
+import type { SubscriptionResource } from "../resources.ts";
 import type { Subscription } from "./subscription.ts";
 
 /** On its topic's fan-out list from create (or restart) until detached or removed. */

@@ -3,12 +3,12 @@
  * deleted. One deadline heap holds every subscription's due time; activity only stamps
  * `lastActive`, and a due entry re-arms itself at the later time it finds (never polling).
  */
-import type { Clock } from "./clock.ts";
-import type { HeapEntry } from "./heap.ts";
-import type { Lifecycle } from "./lifecycle.ts";
-import type { SubscriptionResource } from "./resources.ts";
+import type { Clock } from "../clock.ts";
+import type { HeapEntry } from "../heap.ts";
+import type { Lifecycle } from "../lifecycle.ts";
+import type { SubscriptionResource } from "../resources.ts";
 import type { Subscription } from "./subscription.ts";
-import { TimedHeap } from "./timed-heap.ts";
+import { TimedHeap } from "../timed-heap.ts";
 
 interface Watch extends HeapEntry {
   readonly sub: Subscription;

@@ -4,8 +4,8 @@
  * through an inherited property (`constructor`, `__proto__`, `toString`…) is an unknown field,
  * never a walk into built-in prototypes.
  */
-import { echo } from "./bounded.ts";
-import { invalid } from "./errors.ts";
+import { echo } from "../bounded.ts";
+import { invalid } from "../errors.ts";
 
 const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 

@@ -5,19 +5,19 @@
  * consumer regaining room all call dispatch(). Every change of what it holds goes to the store.
  */
 import type { Entry, KeyQueue, Lease } from "./backlog.ts";
-import type { Clock } from "./clock.ts";
-import { Consumer } from "./consumer.ts";
-import { PubSubError, failedPrecondition } from "./errors.ts";
-import type { BrokerObserver } from "./events.ts";
+import type { Clock } from "../clock.ts";
+import { Consumer } from "../delivery/consumer.ts";
+import { PubSubError, failedPrecondition } from "../errors.ts";
+import type { BrokerObserver } from "../events.ts";
 import { Holdings } from "./holdings.ts";
 import { Leases } from "./leases.ts";
-import { LIMITS } from "./limits.ts";
-import type { Delivery, StoredMessage } from "./message.ts";
-import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "./resources.ts";
-import type { EntryState, Store } from "./store/store.ts";
-import type { Topic } from "./topic.ts";
-import type { DeliveryStage } from "./stages.ts";
-import type { TransformChain } from "./transforms.ts";
+import { LIMITS } from "../rules/limits.ts";
+import type { Delivery, StoredMessage } from "../message.ts";
+import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "../resources.ts";
+import type { EntryState, Store } from "../store/store.ts";
+import type { Topic } from "../topic/topic.ts";
+import type { DeliveryStage } from "../stages/stages.ts";
+import type { TransformChain } from "../stages/transforms.ts";
 
 export interface SubscriptionHooks {
   /** Forwards a message that ran out of delivery attempts; true when it was accepted. */

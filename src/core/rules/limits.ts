@@ -1,7 +1,7 @@
 /** The real service's publish limits, checked with its status codes and wording. */
-import { echo } from "./bounded.ts";
-import { PubSubError, invalid } from "./errors.ts";
-import { byteLength, type MessageInput } from "./message.ts";
+import { echo } from "../bounded.ts";
+import { PubSubError, invalid } from "../errors.ts";
+import { byteLength, type MessageInput } from "../message.ts";
 
 export const LIMITS = {
   messagesPerPublish: 1000,

@@ -3,7 +3,7 @@
  * no lease (unknown, expired, superseded or already used) fails with the INVALID_ARGUMENT and
  * google.rpc.ErrorInfo the official clients parse into "invalid ack id" per message.
  */
-import { PubSubError } from "./errors.ts";
+import { PubSubError } from "../errors.ts";
 
 export const EXACTLY_ONCE_REASON = "EXACTLY_ONCE_ACKID_FAILURE";
 export const INVALID_ACK_ID = "PERMANENT_FAILURE_INVALID_ACK_ID";

@@ -7,8 +7,8 @@
  *   publish:  transforms (the topic's message_transforms) → schema (the topic's schema_settings)
  *   delivery: transforms (the subscription's message_transforms)
  */
-import { followsConfig, type Lifecycle } from "./lifecycle.ts";
-import type { MessageInput, StoredMessage } from "./message.ts";
+import { followsConfig, type Lifecycle } from "../lifecycle.ts";
+import type { MessageInput, StoredMessage } from "../message.ts";
 
 /** What goes on along the publish path: messages, their sizes, and the request indexes filtered out. */
 export interface PublishBatch {

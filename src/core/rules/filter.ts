@@ -4,9 +4,9 @@
  * may not be mixed at one level without parentheses. A filter that does not parse is
  * INVALID_ARGUMENT naming `filter`.
  */
-import { echo } from "./bounded.ts";
-import { invalid } from "./errors.ts";
-import type { StoredMessage } from "./message.ts";
+import { echo } from "../bounded.ts";
+import { invalid } from "../errors.ts";
+import type { StoredMessage } from "../message.ts";
 
 type Attrs = Readonly<Record<string, string>>;
 type Pred = (a: Attrs) => boolean;

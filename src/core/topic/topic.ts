@@ -3,13 +3,13 @@
  * retention is set or a snapshot of the topic lives, the store's log for the topic keeps every
  * message, trimmed from the oldest end as retention runs out and snapshots go.
  */
-import type { Clock } from "./clock.ts";
-import { DeadlineTimer } from "./deadline-timer.ts";
-import type { BrokerObserver } from "./events.ts";
-import type { MessageInput, StoredMessage } from "./message.ts";
-import type { TopicResource } from "./resources.ts";
-import type { PublishStage } from "./stages.ts";
-import type { Store } from "./store/store.ts";
+import type { Clock } from "../clock.ts";
+import { DeadlineTimer } from "../deadline-timer.ts";
+import type { BrokerObserver } from "../events.ts";
+import type { MessageInput, StoredMessage } from "../message.ts";
+import type { TopicResource } from "../resources.ts";
+import type { PublishStage } from "../stages/stages.ts";
+import type { Store } from "../store/store.ts";
 
 /** What a topic fans a publish out to: a Subscription (named here so topic.ts never imports it). */
 export interface TopicSubscriber {

@@ -6,12 +6,12 @@
  * Ordering keys, dead letters, filters and retry policies come from the subscription unchanged:
  * one message per request means a key has at most one request in flight.
  */
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../../clock.ts";
 import { Consumer } from "../consumer.ts";
-import type { DeliveryRuntime } from "../delivery/deliveries.ts";
-import type { Delivery } from "../message.ts";
-import { SECOND } from "../resources.ts";
-import type { Subscription } from "../subscription.ts";
+import type { DeliveryRuntime } from "../deliveries.ts";
+import type { Delivery } from "../../message.ts";
+import { SECOND } from "../../resources.ts";
+import type { Subscription } from "../../subscription/subscription.ts";
 import { pushEndpointOf, type PushConfigView } from "./push-config.ts";
 
 export interface PushRequest {

@@ -3,8 +3,8 @@
  * (one timer) that hands each to `due` when its deadline key passes.
  */
 import type { Lease } from "./backlog.ts";
-import type { Clock } from "./clock.ts";
-import { TimedHeap } from "./timed-heap.ts";
+import type { Clock } from "../clock.ts";
+import { TimedHeap } from "../timed-heap.ts";
 
 export class Leases {
   private byAckId = new Map<string, Lease>();

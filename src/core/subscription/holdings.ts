@@ -5,15 +5,15 @@
  * Subscription, beside its Leases (which it ends when retention or a seek takes a leased entry).
  */
 import { Backlog, newEntry, type Entry } from "./backlog.ts";
-import type { Clock } from "./clock.ts";
-import { DeadlineTimer } from "./deadline-timer.ts";
+import type { Clock } from "../clock.ts";
+import { DeadlineTimer } from "../deadline-timer.ts";
 import { HeldList } from "./held-list.ts";
-import type { HeapEntry } from "./heap.ts";
+import type { HeapEntry } from "../heap.ts";
 import type { Leases } from "./leases.ts";
-import type { StoredMessage } from "./message.ts";
-import type { SubscriptionResource, TopicResource } from "./resources.ts";
-import type { EntryState, Store } from "./store/store.ts";
-import { TimedHeap } from "./timed-heap.ts";
+import type { StoredMessage } from "../message.ts";
+import type { SubscriptionResource, TopicResource } from "../resources.ts";
+import type { EntryState, Store } from "../store/store.ts";
+import { TimedHeap } from "../timed-heap.ts";
 
 export interface Delayed extends HeapEntry {
   release(): void;

@@ -4,10 +4,10 @@
  * by the TransformEngine and applied in order to one message.
  */
 import { mergeFiltered, type DeliveryStage, type PublishStage } from "./stages.ts";
-import { echo } from "./bounded.ts";
-import { PubSubError, invalid } from "./errors.ts";
-import { checkMessage } from "./limits.ts";
-import type { MessageInput, StoredMessage } from "./message.ts";
+import { echo } from "../bounded.ts";
+import { PubSubError, invalid } from "../errors.ts";
+import { checkMessage } from "../rules/limits.ts";
+import type { MessageInput, StoredMessage } from "../message.ts";
 import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata } from "./transform-engine.ts";
 
 export const TRANSFORM_LIMITS = {

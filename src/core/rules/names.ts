@@ -1,6 +1,6 @@
 /** Resource names and their validation, as the real service checks them. */
-import { echo } from "./bounded.ts";
-import { invalid } from "./errors.ts";
+import { echo } from "../bounded.ts";
+import { invalid } from "../errors.ts";
 
 export type Collection = "topics" | "subscriptions" | "snapshots" | "schemas";
 

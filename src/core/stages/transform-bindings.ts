@@ -4,13 +4,13 @@
  * chain is kept here by name; a subscription holds its own (Subscription.transform, read on the
  * delivery path). The lifecycle features dispose a resource's chain when it goes.
  */
-import { PubSubError, invalid } from "./errors.ts";
-import type { Lifecycle } from "./lifecycle.ts";
-import type { MessageInput } from "./message.ts";
-import { parseProject } from "./names.ts";
-import type { SubscriptionResource, TopicResource } from "./resources.ts";
-import type { Subscription } from "./subscription.ts";
-import type { Topic } from "./topic.ts";
+import { PubSubError, invalid } from "../errors.ts";
+import type { Lifecycle } from "../lifecycle.ts";
+import type { MessageInput } from "../message.ts";
+import { parseProject } from "../rules/names.ts";
+import type { SubscriptionResource, TopicResource } from "../resources.ts";
+import type { Subscription } from "../subscription/subscription.ts";
+import type { Topic } from "../topic/topic.ts";
 import type { TransformEngine } from "./transform-engine.ts";
 import { compileTransforms, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 

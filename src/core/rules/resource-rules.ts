@@ -1,11 +1,11 @@
 /** Validation and defaults of topic and subscription resources, as the real service applies them. */
-import { echo } from "./bounded.ts";
-import { invalid } from "./errors.ts";
+import { echo } from "../bounded.ts";
+import { invalid } from "../errors.ts";
 import { LIMITS, checkAckDeadline } from "./limits.ts";
-import { byteLength } from "./message.ts";
-import { dict } from "./safe-keys.ts";
+import { byteLength } from "../message.ts";
+import { dict } from "../safe-keys.ts";
 import type { MaskRules } from "./field-mask.ts";
-import { DAY, MINUTE, SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource, type TopicResource } from "./resources.ts";
+import { DAY, MINUTE, SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource, type TopicResource } from "../resources.ts";
 
 const MIN_RETENTION = 10 * MINUTE;
 const MAX_RETENTION = 31 * DAY;

@@ -3,10 +3,10 @@
  * redeliveries served first); with ordering each key has its own queue and is handed out only
  * while none of its messages is outstanding, so a key has at most one batch in flight.
  */
-import { Deque } from "./deque.ts";
-import type { HeapEntry } from "./heap.ts";
-import type { StoredMessage } from "./message.ts";
-import type { EntryState } from "./store/store.ts";
+import { Deque } from "../deque.ts";
+import type { HeapEntry } from "../heap.ts";
+import type { StoredMessage } from "../message.ts";
+import type { EntryState } from "../store/store.ts";
 
 /**
  * One message as one subscription holds it: waiting (in the backlog), leased, or acked and kept
@@ -40,7 +40,7 @@ export interface Lease extends HeapEntry {
    */
   deadline: number;
   readonly entry: Entry;
-  readonly consumer: import("./consumer.ts").Consumer;
+  readonly consumer: import("../delivery/consumer.ts").Consumer;
 }
 
 export interface KeyQueue {

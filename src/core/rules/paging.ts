@@ -1,6 +1,6 @@
 /** Page tokens are opaque to clients; ours are the base64 of the last name of the previous page (names are ASCII). */
-import { echo } from "./bounded.ts";
-import { invalid } from "./errors.ts";
+import { echo } from "../bounded.ts";
+import { invalid } from "../errors.ts";
 
 export interface Page<T> {
   items: T[];

@@ -2,10 +2,10 @@
  * Seek: resets which messages a subscription has acked, to a time or to a snapshot, within what
  * is still kept (its own entries, retain_acked_messages, and its topic's log).
  */
-import { failedPrecondition } from "./errors.ts";
-import type { StoredMessage } from "./message.ts";
-import type { SnapshotRecord } from "./store/store.ts";
-import type { Subscription } from "./subscription.ts";
+import { failedPrecondition } from "../errors.ts";
+import type { StoredMessage } from "../message.ts";
+import type { SnapshotRecord } from "../store/store.ts";
+import type { Subscription } from "../subscription/subscription.ts";
 import type { Topic } from "./topic.ts";
 
 function* where(msgs: Iterable<StoredMessage>, keep: (m: StoredMessage) => boolean): Iterable<StoredMessage> {
