@@ -101,7 +101,7 @@ export class Broker {
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
-    this.snapshots = new Snapshots(this.store, this.clock);
+    this.snapshots = new Snapshots(this.store, this.clock, () => this.events);
     this.expirations = new Expirations(this.clock, (sub) => this.deleteSubscription(sub.name));
     this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
     this.memory.track(this.store);

@@ -105,6 +105,27 @@ describe("broker events", () => {
     expect(b.lines.length).toBe(1);
   });
 
+  test("snapshots are reported created, updated (labels, their topic deleted) and deleted (by a delete or by expiry)", () => {
+    const { broker, clock } = setup();
+    const { topic, sub } = topicAndSub(broker);
+    const rec = new Recorder();
+    broker.observe(rec);
+    const a = broker.createSnapshot("projects/core-test/snapshots/snap-a", sub).name;
+    broker.updateSnapshot({ name: a, topic: "", expireTime: 0, labels: { k: "v" } }, ["labels"]);
+    broker.createSnapshot("projects/core-test/snapshots/snap-b", sub);
+    broker.deleteSnapshot(a);
+    broker.deleteTopic(topic);
+    clock.advance(8 * 24 * 3600 * SEC);
+    expect(rec.lines.filter((l) => l.startsWith("snapshot"))).toEqual([
+      "snapshot created snap-a",
+      "snapshot updated snap-a",
+      "snapshot created snap-b",
+      "snapshot deleted snap-a",
+      "snapshot updated snap-b",
+      "snapshot deleted snap-b",
+    ]);
+  });
+
   test("with no observer attached topics and subscriptions hold none", () => {
     const { broker } = setup();
     const { topic } = topicAndSub(broker);

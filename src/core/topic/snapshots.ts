@@ -5,6 +5,7 @@
 import type { Clock } from "../clock.ts";
 import { alreadyExists, failedPrecondition, invalid, notFound } from "../errors.ts";
 import { applyMask, type MaskRules } from "../rules/field-mask.ts";
+import type { BrokerObserver } from "../events.ts";
 import type { HeapEntry } from "../heap.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "../rules/names.ts";
 import { paginate, type Page } from "../rules/paging.ts";
@@ -53,6 +54,8 @@ export class Snapshots {
   constructor(
     private store: Store,
     private clock: Clock,
+    /** Broker events: snapshots are created, updated (labels, expiry, their topic deleted) and deleted. */
+    private events: () => BrokerObserver | null = () => null,
   ) {
     this.expiry = new TimedHeap<Live>(clock, (s) => this.expire(s.record.name));
   }
@@ -84,6 +87,7 @@ export class Snapshots {
     this.expired.delete(name);
     topic.snapshotTaken(record.fromSeq);
     this.expiry.add(live, expireTime);
+    this.events()?.resourceChanged("snapshot", "created", record.name);
     return toResource(record);
   }
 
@@ -148,6 +152,7 @@ export class Snapshots {
     r.expireTime = next.expireTime;
     this.store.putSnapshot(r);
     this.expiry.reschedule(live, r.expireTime);
+    this.events()?.resourceChanged("snapshot", "updated", r.name);
     return toResource(r);
   }
 
@@ -161,6 +166,7 @@ export class Snapshots {
     this.expiry.remove(live);
     this.store.deleteSnapshot(name);
     live.topic?.snapshotGone(live.record.fromSeq);
+    this.events()?.resourceChanged("snapshot", "deleted", name);
   }
 
   private expire(name: string): void {
@@ -176,6 +182,7 @@ export class Snapshots {
       s.topic = null;
       s.record.topic = DELETED_TOPIC;
       this.store.putSnapshot(s.record);
+      this.events()?.resourceChanged("snapshot", "updated", s.record.name);
     }
   }
 
