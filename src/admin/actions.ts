@@ -7,6 +7,7 @@ import type { DeliveryBatch } from "../core/delivery/delivery-batch.ts";
 import type { MessageInput } from "../core/message.ts";
 import { NO_CONTEXT, type RpcTable } from "../rpc/table.ts";
 import { optionalNumber } from "./params.ts";
+import { messageJson } from "../proto/message-json.ts";
 import { HttpError, type Router } from "./router.ts";
 
 const TOPIC = "/emulator/v1/projects/:project/topics/:topic";
@@ -42,13 +43,7 @@ export function actionRoutes(router: Router, table: RpcTable): void {
       receivedMessages: batch.deliveries.map((d) => ({
         ackId: d.ackId,
         deliveryAttempt: d.deliveryAttempt,
-        message: {
-          messageId: d.message.id,
-          publishTime: new Date(d.message.publishTime).toISOString(),
-          data: Buffer.from(d.message.data).toString("base64"),
-          attributes: d.message.attributes,
-          orderingKey: d.message.orderingKey,
-        },
+        message: messageJson(d.message, { full: true, time: (ms) => new Date(ms).toISOString() }),
       })),
     };
   });

@@ -8,6 +8,7 @@ import type { Counters } from "./counters.ts";
 import { MAX_CAPACITY, type MessageHistory } from "./history.ts";
 import { optionalNumber, queryInt } from "./params.ts";
 import { HttpError, type Router } from "./router.ts";
+import { messageJson } from "../proto/message-json.ts";
 import { gauges } from "./stats.ts";
 
 /** Peeked data is cut here so a page of 10 MB messages stays small; `size` tells the whole. */
@@ -24,12 +25,8 @@ function messageView(e: Entry) {
   const m = e.msg;
   const data = m.data.length > PEEK_DATA_BYTES ? m.data.subarray(0, PEEK_DATA_BYTES) : m.data;
   return {
-    messageId: m.id,
-    publishTime: iso(m.publishTime),
-    data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64"),
+    ...messageJson(m, { full: true, time: iso, data }),
     ...(data !== m.data && { dataTruncated: true }),
-    attributes: m.attributes,
-    orderingKey: m.orderingKey,
     size: m.size,
     deliveryAttempts: e.attempts,
   };

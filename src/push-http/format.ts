@@ -5,6 +5,7 @@
  * raw data, and with write_metadata the attributes and x-goog-pubsub-* metadata as headers.
  */
 import type { PushRequest } from "../core/delivery/push/push-delivery.ts";
+import { messageJson } from "../proto/message-json.ts";
 
 export const USER_AGENT = "APIs-Google; (+https://developers.google.com/webmasters/APIs-Google.html)";
 
@@ -52,13 +53,9 @@ export function pushHttpRequest(req: PushRequest, token: string | null): HttpPus
     }
     headers["content-type"] = "application/octet-stream";
   } else {
-    const message: Record<string, unknown> = {};
-    if (Object.keys(m.attributes).length) message.attributes = m.attributes;
-    if (m.data.length) message.data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength).toString("base64");
-    message.messageId = m.id;
+    // The real service writes both spellings of the id and the time; the time always with milliseconds.
+    const message = messageJson(m, { time: () => publishTime });
     message.message_id = m.id;
-    if (m.orderingKey) message.orderingKey = m.orderingKey;
-    message.publishTime = publishTime;
     message.publish_time = publishTime;
     const wrapper: Record<string, unknown> = { message, subscription: req.subscription };
     if (req.withAttempt) wrapper.deliveryAttempt = req.delivery.deliveryAttempt;

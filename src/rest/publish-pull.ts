@@ -6,7 +6,7 @@
 import type { DeliveryBatch } from "../core/delivery/delivery-batch.ts";
 import type { MessageInput } from "../core/message.ts";
 import type { PublishRequest } from "../rpc/publisher.ts";
-import { formatTimestamp } from "../proto/well-known.ts";
+import { messageJson } from "../proto/message-json.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -43,23 +43,11 @@ export function publishRequest(req: Obj): PublishRequest {
   return { topic, messages, requestBytes: size };
 }
 
-const base64 = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.length).toString("base64");
-
 /** A PullResponse as proto3 JSON: defaults (empty data, no attributes, no key) left out. */
 export function pullResponseJson(batch: DeliveryBatch): Obj {
   if (!batch.deliveries.length) return {};
   const receivedMessages = batch.deliveries.map((d) => {
-    const m = d.message;
-    const message: Obj = {};
-    if (m.data.length) message.data = base64(m.data);
-    for (const k in m.attributes) {
-      message.attributes = m.attributes;
-      break;
-    }
-    message.messageId = m.id;
-    message.publishTime = formatTimestamp(Math.floor(m.publishTime / 1000), (m.publishTime % 1000) * 1e6);
-    if (m.orderingKey) message.orderingKey = m.orderingKey;
-    const out: Obj = { ackId: d.ackId, message };
+    const out: Obj = { ackId: d.ackId, message: messageJson(d.message) };
     if (batch.withAttempt) out.deliveryAttempt = d.deliveryAttempt;
     return out;
   });
