@@ -8,7 +8,8 @@ import { expect, test } from "bun:test";
 import type { ExportKind, SinkResult } from "../../src/core/kinds/export-delivery.ts";
 import type { Delivery } from "../../src/core/message.ts";
 import type { SubscriptionResource } from "../../src/core/resources.ts";
-import { SEC, publishTexts, setup, texts, topicAndSub } from "../helpers/core.ts";
+import { StreamSession } from "../../src/core/delivery/stream-session.ts";
+import { FakeSink, SEC, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
 
 /** A BigQuery-shaped kind whose writes the test resolves by hand. */
 class ScriptedKind implements ExportKind {
@@ -126,4 +127,35 @@ test("Pull and StreamingPull are refused; turning the export off makes it a pull
   broker.updateSubscription({ ...broker.getSubscription(sub), bigqueryConfig: {} }, ["bigquery_config"]);
   expect(broker.getSubscription(sub).bigqueryConfig).toBeUndefined();
   expect(broker.exportStatus(sub)).toBeNull();
+});
+
+test("switching kinds: a stream open when the subscription becomes BigQuery returns its messages and ends; push → BigQuery → pull moves what waits, and a push answer after the switch still settles", async () => {
+  const kind = new ScriptedKind();
+  const answers: ((status: number) => void)[] = [];
+  const sender = { send: () => new Promise<number>((resolve) => answers.push(resolve)) };
+  const { broker } = setup({ exports: () => [kind], push: { sender, options: { initialWindow: 1 } } });
+  const { topic, sub } = topicAndSub(broker);
+  const sink = new FakeSink();
+  new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+  broker.updateSubscription({ ...broker.getSubscription(sub), ...BQ }, ["bigquery_config"]);
+  expect(texts(kind.writes[0]?.batch ?? [])).toEqual([]);
+  publishTexts(broker, topic, ["a"]);
+  // The export consumer took "a"; the stream is never handed a message (one it is handed goes back, and it ends).
+  expect(texts(kind.writes[0].batch)).toEqual(["a"]);
+  expect(sink.sends.flat()).toEqual([]);
+  broker.updateSubscription({ ...broker.getSubscription(sub), bigqueryConfig: {}, pushConfig: { pushEndpoint: "http://127.0.0.1:1/p" } }, [
+    "bigquery_config",
+    "push_config",
+  ]);
+  kind.writes[0].resolve({ state: "ACTIVE", written: kind.writes[0].batch });
+  await flush();
+  expect(broker.subscription(sub).backlogSize).toBe(0);
+  publishTexts(broker, topic, ["b", "c"]);
+  expect(answers).toHaveLength(1); // window 1: "b" is out, "c" waits
+  broker.modifyPushConfig(sub, {});
+  answers[0](200);
+  await flush();
+  expect(texts(await pullNow(broker, sub))).toEqual(["c"]);
+  expect(broker.subscription(sub).backlogSize).toBe(1);
+  expect(sink.failure?.code).toBe("FAILED_PRECONDITION");
 });
