@@ -1,5 +1,6 @@
 /** The one typed Config: every flag, its env var and its default in one table. */
 import type { Level } from "./log.ts";
+import { PROJECT_QUOTAS, type ProjectQuotas, type QuotaKind } from "./core/quotas.ts";
 
 export interface Config {
   host: string;
@@ -30,6 +31,8 @@ export interface Config {
   bigqueryDir: string;
   /** host:port of a Cloud Bigtable emulator that Bigtable subscriptions write to; "" = none. */
   bigtableEmulatorHost: string;
+  /** Per-project resource limits lowered or raised from the real service's (`topics=100,…`). */
+  projectQuotas: Partial<ProjectQuotas>;
 }
 
 export interface Option {
@@ -70,6 +73,19 @@ const size = (flag: string, min: number) => (v: string) => {
   if (!(n >= min)) throw new Error(`${flag} must be 0 or a size of at least ${min / 2 ** 20} MB, like 512M or 2G (got "${v}")`);
   return Math.floor(n);
 };
+
+/** `topics=100,snapshots=10`: each kind named at most once, each limit 1 to 1,000,000. */
+function quotas(v: string): Partial<ProjectQuotas> {
+  const out: Partial<Record<QuotaKind, number>> = {};
+  for (const part of v.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [kind, n, ...rest] = part.split("=");
+    if (!Object.hasOwn(PROJECT_QUOTAS, kind) || n === undefined || rest.length || Object.hasOwn(out, kind)) {
+      throw new Error(`--project-quotas takes KIND=N pairs, KIND one of ${Object.keys(PROJECT_QUOTAS).join(", ")} (got "${v}")`);
+    }
+    out[kind as QuotaKind] = int(`--project-quotas ${kind}`, 1, 1_000_000)(n);
+  }
+  return out;
+}
 
 export const OPTIONS: Option[] = [
   {
@@ -197,6 +213,13 @@ export const OPTIONS: Option[] = [
     help: "host:port of the Cloud Bigtable emulator that Bigtable subscriptions write their rows to",
     apply: (c, v) => (c.bigtableEmulatorHost = v),
   },
+  {
+    flag: "--project-quotas",
+    env: "PUBSUB_PROJECT_QUOTAS",
+    default: "",
+    help: `per-project resource limits, like topics=100,snapshots=10: a create past one answers RESOURCE_EXHAUSTED; kinds not named keep the real service's (${Object.entries(PROJECT_QUOTAS).map(([k, n]) => `${k}=${n}`).join(",")})`,
+    apply: (c, v) => (c.projectQuotas = quotas(v)),
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -217,6 +240,7 @@ export const DEFAULTS: Config = {
   handshakeTimeoutMs: 5000,
   bigqueryDir: "",
   bigtableEmulatorHost: "",
+  projectQuotas: {},
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */

@@ -71,6 +71,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable],
     memory,
     transforms: loadQuickJsEngine,
+    quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
   try {

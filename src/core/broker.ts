@@ -20,6 +20,7 @@ import type { MessageInput } from "./message.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { pullOnce, type PullHandle } from "./pull.ts";
 import { paginate, type Page } from "./paging.ts";
+import { ProjectMap, projectQuotas, type ProjectQuotas } from "./quotas.ts";
 import { normalizePushConfig, pullOnPush, pushEndpointOf } from "./push/push-config.ts";
 import { PushDeliveries, pushDeps, type PushOptions, type PushSender } from "./push/push-delivery.ts";
 import { ExportDeliveries, exportRefusal, type ExportKind, type ExportStatus } from "./kinds/export-delivery.ts";
@@ -61,6 +62,8 @@ export interface BrokerOptions {
    * stored but never run.
    */
   transforms?: () => Promise<TransformEngine>;
+  /** Per-project resource limits; the real service's where not given. */
+  quotas?: Partial<ProjectQuotas>;
 }
 
 export class Broker {
@@ -69,8 +72,9 @@ export class Broker {
   readonly maxMessagesPerResponse: number;
   private readonly fillWaitMs: number;
   private readonly pullWaitMs: number;
-  private topics = new Map<string, Topic>();
-  private subs = new Map<string, Subscription>();
+  private topics = new ProjectMap<Topic>();
+  private subs = new ProjectMap<Subscription>();
+  readonly quotas: ProjectQuotas;
   private snapshots: Snapshots;
   private expirations: Expirations;
   readonly memory: MemoryBudget;
@@ -94,11 +98,12 @@ export class Broker {
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
-    this.snapshots = new Snapshots(this.store, this.clock);
+    this.quotas = projectQuotas(o.quotas);
+    this.snapshots = new Snapshots(this.store, this.clock, this.quotas.snapshots);
     this.expirations = new Expirations(this.clock, (sub) => this.deleteSubscription(sub.name));
     this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
     this.memory.track(this.store);
-    this.schemas = new SchemaRegistry(o.clock, this.store);
+    this.schemas = new SchemaRegistry(o.clock, this.store, this.quotas.schemas);
     this.schemas.onDelete = (name) => this.schemaDeleted(name);
     this.topicSchemas = new TopicSchemas(this.schemas);
     this.iam = new IamPolicies((resource) => this.requireResource(resource), this.store);
@@ -219,6 +224,7 @@ export class Broker {
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
     const config = normalizeTopic(input);
     const schema = this.topicSchemas.resolve(config);
+    this.topics.admit(input.name, "topics", this.quotas.topics);
     const chain = compileTransforms(config.messageTransforms, this.transformEngine);
     const topic = new Topic(config, this.store, this.clock);
     topic.observer = this.events;
@@ -354,6 +360,7 @@ export class Broker {
     normalizeExportConfigs(config);
     compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
+    this.subs.admit(input.name, "subscriptions", this.quotas.subscriptions);
     const chain = compileTransforms(config.messageTransforms, this.transformEngine);
     const sub = this.newSubscription(config, undefined, chain);
     sub.topic = topic;

@@ -8,6 +8,7 @@ import { applyMask, type MaskRules } from "./field-mask.ts";
 import type { HeapEntry } from "./heap.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { paginate, type Page } from "./paging.ts";
+import { PROJECT_QUOTAS, ProjectMap } from "./quotas.ts";
 import { checkLabels } from "./resource-rules.ts";
 import { DAY, MINUTE } from "./resources.ts";
 import type { SnapshotRecord, Store } from "./store/store.ts";
@@ -46,13 +47,14 @@ interface Live extends HeapEntry {
 const EXPIRED_NAMES = 10_000;
 
 export class Snapshots {
-  private byName = new Map<string, Live>();
+  private byName = new ProjectMap<Live>();
   private expiry: TimedHeap<Live>;
   private expired = new Set<string>();
 
   constructor(
     private store: Store,
     private clock: Clock,
+    private maxPerProject = PROJECT_QUOTAS.snapshots,
   ) {
     this.expiry = new TimedHeap<Live>(clock, (s) => this.expire(s.record.name));
   }
@@ -69,6 +71,7 @@ export class Snapshots {
     if (this.byName.has(name)) throw alreadyExists(name);
     const topic = sub.topic;
     if (!topic) throw failedPrecondition(`The topic of subscription ${sub.name} was deleted; there is nothing to snapshot.`);
+    this.byName.admit(name, "snapshots", this.maxPerProject);
     const now = this.clock.now();
     const backlog = sub.unacked();
     const expireTime = (backlog[0]?.publishTime ?? now) + SNAPSHOT_LIFETIME;
