@@ -438,8 +438,9 @@ export class Broker {
 
   // ---- snapshots and seek ----
 
-  createSnapshot(name: string, subscription: string, labels?: Record<string, string>): SnapshotResource {
-    return this.snapshots.create(name, this.subscription(subscription, "subscription"), labels);
+  /** `tags` are input only: checked, never kept. */
+  createSnapshot(name: string, subscription: string, labels?: Record<string, string>, tags?: Record<string, string>): SnapshotResource {
+    return this.snapshots.create(name, this.subscription(subscription, "subscription"), labels, tags);
   }
 
   getSnapshot(name: string): SnapshotResource {

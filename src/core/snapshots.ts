@@ -9,6 +9,7 @@ import type { HeapEntry } from "./heap.ts";
 import { DELETED_TOPIC, parseName, parseProject } from "./names.ts";
 import { paginate, type Page } from "./paging.ts";
 import { PROJECT_QUOTAS, ProjectMap } from "./quotas.ts";
+import { checkTags } from "./resource-fields.ts";
 import { checkLabels } from "./resource-rules.ts";
 import { DAY, MINUTE } from "./resources.ts";
 import type { SnapshotRecord, Store } from "./store/store.ts";
@@ -64,10 +65,11 @@ export class Snapshots {
   }
 
   /** CreateSnapshot; an empty name gets a generated one in the subscription's project. */
-  create(name: string, sub: Subscription, labels: Record<string, string> | undefined): SnapshotResource {
+  create(name: string, sub: Subscription, labels: Record<string, string> | undefined, tags?: Record<string, string>): SnapshotResource {
     const { project } = parseName(sub.name, "subscriptions", "subscription");
     if (!name) name = `projects/${project}/snapshots/snapshot-${crypto.randomUUID()}`;
     parseName(name, "snapshots");
+    checkTags(tags, name);
     if (this.byName.has(name)) throw alreadyExists(name);
     const topic = sub.topic;
     if (!topic) throw failedPrecondition(`The topic of subscription ${sub.name} was deleted; there is nothing to snapshot.`);
