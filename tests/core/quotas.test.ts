@@ -3,9 +3,11 @@
  * limit is RESOURCE_EXHAUSTED naming the resource and the limit, another project is not affected,
  * and every way a resource goes (delete, expiry, reset) frees its slot.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { Broker } from "../../src/core/broker.ts";
 import { PROJECT_QUOTAS } from "../../src/core/quotas.ts";
 import type { TopicResource } from "../../src/core/resources.ts";
+import { cleanupDataDirs, sqliteKind } from "../helpers/stores.ts";
 import { SEC, caught, makeSub, makeTopic, setup, subName as subPath, topicName as topicPath } from "../helpers/core.ts";
 
 /** Names in a project of the test's own: ids and projects long enough to be valid. */
@@ -110,4 +112,21 @@ describe("lowered limits (--project-quotas)", () => {
     expect(caught(() => broker.getTopic(topicName("t3", "clean"))).code).toBe("NOT_FOUND");
     expect(broker.listTopics("projects/proj-clean").items.length).toBe(2);
   });
+
+  test("a broker restarted on its data dir counts what it restored", () => {
+    const { broker, clock } = setup({ quotas, store: sqliteKind.create() });
+    const topic = makeTopic(broker, { name: topicName("t1", "kept") });
+    makeTopic(broker, { name: topicName("t2", "kept") });
+    const sub = makeSub(broker, topic, { name: subName("s1", "kept") });
+    broker.createSnapshot(snapName("n1", "kept"), sub);
+    broker.schemas.create("projects/proj-kept", "schema-1", { type: "AVRO", definition: AVRO });
+    const restored = new Broker({ clock, store: sqliteKind.reopen(broker.store), quotas });
+    expect(caught(() => restored.schemas.create("projects/proj-kept", "schema-2", { type: "AVRO", definition: AVRO })).code).toBe("RESOURCE_EXHAUSTED");
+    expect(caught(() => makeTopic(restored, { name: topicName("t3", "kept") })).code).toBe("RESOURCE_EXHAUSTED");
+    expect(caught(() => restored.createSnapshot(snapName("n2", "kept"), sub)).code).toBe("RESOURCE_EXHAUSTED");
+    makeSub(restored, topic, { name: subName("s2", "kept") });
+    expect(caught(() => makeSub(restored, topic, { name: subName("s3", "kept") })).code).toBe("RESOURCE_EXHAUSTED");
+  });
 });
+
+afterAll(() => cleanupDataDirs());
