@@ -8,6 +8,8 @@ export interface Config {
   project: string;
   maxMessagesPerResponse: number;
   fillWaitMs: number;
+  /** Causal delivery: a published message is delivered this long after its Publish was answered; -1 = at once ("off"). */
+  causalDelayMs: number;
   pullWaitMs: number;
   /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
   pushTimeoutMs: number;
@@ -104,6 +106,13 @@ export const OPTIONS: Option[] = [
     default: "0",
     help: "how long a stream waits to fill a response after a publish; 0 sends at once",
     apply: (c, v) => (c.fillWaitMs = int("--fill-wait-ms", 0, 10_000)(v)),
+  },
+  {
+    flag: "--causal-delay-ms",
+    env: "PUBSUB_CAUSAL_DELAY_MS",
+    default: "1",
+    help: "deliver a published message only after its Publish was answered, and this many ms later; off = at once",
+    apply: (c, v) => (c.causalDelayMs = v === "off" ? -1 : int("--causal-delay-ms", 0, 1000)(v)),
   },
   {
     flag: "--pull-wait-ms",
@@ -205,6 +214,7 @@ export const DEFAULTS: Config = {
   project: "",
   maxMessagesPerResponse: 1000,
   fillWaitMs: 0,
+  causalDelayMs: 1,
   pullWaitMs: 5000,
   pushTimeoutMs: 0,
   logLevel: "info",

@@ -4,6 +4,7 @@
  * dispatch(). Every change of what it holds goes to the store.
  */
 import type { Entry, KeyQueue, Lease } from "./backlog.ts";
+import type { CausalWake } from "./causal-wake.ts";
 import type { Clock } from "./clock.ts";
 import { Consumer } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
@@ -32,6 +33,8 @@ export class Subscription extends SubscriptionState {
   observer: BrokerObserver | null = null;
   /** The enabled message_transforms, run once per message at its first delivery; null for none. */
   transform: TransformChain | null = null;
+  /** Hides just-published messages from streams and push until their Publish was answered. */
+  causal: CausalWake | null = null;
 
   constructor(
     config: SubscriptionResource,
@@ -217,11 +220,16 @@ export class Subscription extends SubscriptionState {
     const maxOut = c.maxOutstandingBytes;
     const deadline = now + c.ackDeadlineSeconds * SECOND;
     let run: KeyQueue | null = null;
+    const hiddenFrom = c.oneShot || !this.causal ? Infinity : this.causal.hiddenFrom;
     while (batch.length < limit) {
       if (maxOut && c.outstandingBytes + bytes >= maxOut) break;
       let e: Entry | undefined = this.backlog.next(now, run);
       if (!e && run) e = this.backlog.next(now, (run = null));
       if (!e) break;
+      if (e.msg.seq >= hiddenFrom) {
+        this.backlog.untake(e);
+        break;
+      }
       if (this.transform && e.shown === null && !this.transformEntry(e, now)) continue;
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
