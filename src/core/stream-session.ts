@@ -1,8 +1,9 @@
 /**
  * One StreamingPull stream, independent of the transport: validates the first request, applies
  * acks, modacks and flow-control changes from later ones, answers keepalive pings, and respects
- * the transport's backpressure. When the call ends, delivery stops; its leases run out and the
- * messages are redelivered elsewhere.
+ * the transport's backpressure. When the call ends, delivery stops: what the client never touched
+ * goes back at once, what it modacked stays leased until its deadline (acks and nacks may still
+ * come, on the closing stream or by unary calls).
  */
 import type { Broker } from "./broker.ts";
 import type { Consumer } from "./consumer.ts";
@@ -93,6 +94,20 @@ export class StreamSession {
     if (this.closed) return;
     this.closed = true;
     this.sub.removeConsumer(this.consumer);
+    this.sub.returnUnconfirmed(this.consumer);
+  }
+
+  /**
+   * A request that arrived as the call ended (a client nacks what it holds, then cancels): its
+   * acks and modacks still count; nothing is answered.
+   */
+  late(req: StreamRequest): void {
+    try {
+      checkCounts(req);
+      this.apply(req);
+    } catch (e) {
+      if (!(e instanceof PubSubError)) throw e;
+    }
   }
 
   private end(error: PubSubError): void {

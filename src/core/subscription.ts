@@ -6,7 +6,7 @@
 import type { Entry, KeyQueue, Lease } from "./backlog.ts";
 import type { CausalWake } from "./causal-wake.ts";
 import type { Clock } from "./clock.ts";
-import { Consumer } from "./consumer.ts";
+import { Consumer, linkUnconfirmed, unlinkUnconfirmed } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
 import type { BrokerObserver } from "./events.ts";
 import { LIMITS } from "./limits.ts";
@@ -94,6 +94,27 @@ export class Subscription extends SubscriptionState {
     this.lastActive = this.clock.now();
   }
 
+  /**
+   * A stream ended: what it was sent but the client never acked or modacked goes back at once (it
+   * was in flight, or the client is gone before its receipt modack); what the client touched
+   * stays leased until its deadline, for acks and nacks that still come by unary calls.
+   */
+  returnUnconfirmed(c: Consumer): void {
+    if (!c.unconfirmed) return;
+    const now = this.clock.now();
+    const newestFirst: Lease[] = [];
+    for (let lease = c.unconfirmed; lease; lease = lease.nextUnconfirmed) newestFirst.push(lease);
+    for (let i = newestFirst.length - 1; i >= 0; i--) {
+      const lease = newestFirst[i];
+      // An earlier release of the same ordering key may have ended it already.
+      if (lease.entry.lease !== lease) continue;
+      this.observer?.expired(this.name, lease.entry.msg, lease.ackId);
+      this.release(lease, now);
+    }
+    c.unconfirmed = null;
+    this.dispatch();
+  }
+
   /** A backpressured consumer can take messages again. */
   resume(c: Consumer): void {
     c.ready = true;
@@ -146,6 +167,7 @@ export class Subscription extends SubscriptionState {
         nacked = true;
         continue;
       }
+      unlinkUnconfirmed(lease);
       const deadline = now + seconds * SECOND;
       lease.deadline = deadline;
       if (deadline < lease.key) this.leaseHeap.reschedule(lease, deadline);
@@ -245,7 +267,8 @@ export class Subscription extends SubscriptionState {
 
   private lease(e: Entry, c: Consumer, deadline: number): Delivery {
     const ackId = this.store.nextAckId();
-    const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1 };
+    const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1, prevUnconfirmed: null, nextUnconfirmed: null };
+    if (!c.oneShot) linkUnconfirmed(lease);
     e.lease = lease;
     e.attempts++;
     this.leases.set(ackId, lease);
@@ -282,7 +305,7 @@ export class Subscription extends SubscriptionState {
     e.attempts++;
     if (this.config.deadLetterPolicy && this.deadLetter(e)) return false;
     const notBefore = now + Math.max(this.backoff(e.attempts), this.config.ackDeadlineSeconds * SECOND);
-    const later = this.backlog.returnEntry(e, notBefore, now);
+    const later = this.backlog.returnEntry(e, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const x of later) if (x.lease) this.endLease(x.lease);
     this.delay(e, notBefore);
     return false;
@@ -307,7 +330,7 @@ export class Subscription extends SubscriptionState {
     const dl = this.config.deadLetterPolicy;
     if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.deadLetter(entry)) return;
     const notBefore = now + this.backoff(entry.attempts);
-    const later = this.backlog.returnEntry(entry, notBefore, now);
+    const later = this.backlog.returnEntry(entry, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const e of later) if (e.lease) this.endLease(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
   }
