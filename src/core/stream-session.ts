@@ -2,8 +2,8 @@
  * One StreamingPull stream, independent of the transport: validates the first request, applies
  * acks, modacks and flow-control changes from later ones, answers keepalive pings, and respects
  * the transport's backpressure. When the call ends, delivery stops: what the client never touched
- * goes back at once, what it modacked stays leased until its deadline (acks and nacks may still
- * come, on the closing stream or by unary calls).
+ * goes back after a short grace, what it modacked stays leased until its deadline (acks and nacks
+ * may still come, on the closing stream or by unary calls).
  */
 import type { Broker } from "./broker.ts";
 import type { Consumer } from "./consumer.ts";
@@ -13,6 +13,13 @@ import { deliveryBatch, type Confirmation, type DeliveryBatch } from "./delivery
 import type { Delivery } from "./message.ts";
 import { pullOnPush, pushEndpointOf } from "./push/push-config.ts";
 import type { Subscription } from "./subscription.ts";
+
+/**
+ * How long a stream's untouched leases outlive it: clients flush their batched receipt modacks
+ * and acks by unary calls as they close (the Node client within 100 ms), so these are kept for
+ * them; anything else was in flight and goes back soon, not after the stream's ack deadline.
+ */
+export const STREAM_END_GRACE_MS = 1000;
 
 export interface StreamRequest {
   subscription?: string;
@@ -94,7 +101,7 @@ export class StreamSession {
     if (this.closed) return;
     this.closed = true;
     this.sub.removeConsumer(this.consumer);
-    this.sub.returnUnconfirmed(this.consumer);
+    this.sub.shortenUnconfirmed(this.consumer, STREAM_END_GRACE_MS);
   }
 
   /**

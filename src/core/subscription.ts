@@ -95,24 +95,22 @@ export class Subscription extends SubscriptionState {
   }
 
   /**
-   * A stream ended: what it was sent but the client never acked or modacked goes back at once (it
-   * was in flight, or the client is gone before its receipt modack); what the client touched
-   * stays leased until its deadline, for acks and nacks that still come by unary calls.
+   * A stream ended: what it was sent but the client never acked or modacked runs out within
+   * `graceMs` (it was most likely still in flight, for every official client modacks on receipt);
+   * a modack or ack that still comes by a unary call in that time keeps or settles it as usual.
+   * What the client touched keeps its deadline.
    */
-  returnUnconfirmed(c: Consumer): void {
-    if (!c.unconfirmed) return;
-    const now = this.clock.now();
-    const newestFirst: Lease[] = [];
-    for (let lease = c.unconfirmed; lease; lease = lease.nextUnconfirmed) newestFirst.push(lease);
-    for (let i = newestFirst.length - 1; i >= 0; i--) {
-      const lease = newestFirst[i];
-      // An earlier release of the same ordering key may have ended it already.
-      if (lease.entry.lease !== lease) continue;
-      this.observer?.expired(this.name, lease.entry.msg, lease.ackId);
-      this.release(lease, now);
+  shortenUnconfirmed(c: Consumer, graceMs: number): void {
+    const until = this.clock.now() + graceMs;
+    let next: Lease | null;
+    for (let lease = c.unconfirmed; lease; lease = next) {
+      next = lease.nextUnconfirmed;
+      lease.prevUnconfirmed = lease.nextUnconfirmed = null;
+      if (lease.entry.lease !== lease || lease.deadline <= until) continue;
+      lease.deadline = until;
+      if (until < lease.key) this.leaseHeap.reschedule(lease, until);
     }
     c.unconfirmed = null;
-    this.dispatch();
   }
 
   /** A backpressured consumer can take messages again. */

@@ -1,20 +1,43 @@
 /**
- * What a stream leaves behind when it ends: what the client never touched goes back at once;
- * what it modacked stays leased; acks and nacks that come as it ends still count. And
+ * What a stream leaves behind when it ends: what the client never touched goes back after a short
+ * grace (unless a unary modack or ack claims it meanwhile); what it modacked stays leased; acks and
+ * nacks that come as it ends still count. And
  * exactly-once with ordering keys: no redelivery while a lease is valid.
  */
 import { describe, expect, test } from "bun:test";
+import { STREAM_END_GRACE_MS } from "../../src/core/stream-session.ts";
 import { SEC, ack, nack, openStream, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
 
 describe("a stream that ends", () => {
-  test("returns at once what it was sent but the client never acked or modacked", async () => {
+  test("returns after the grace what it was sent but the client never acked or modacked", async () => {
     const f = setup();
     const { topic, sub } = topicAndSub(f.broker);
     const { sink, session } = openStream(f.broker, sub, { streamAckDeadlineSeconds: 600 });
     publishTexts(f.broker, topic, ["a", "b", "c"]);
     expect(sink.deliveries.length).toBe(3);
     session.close();
-    expect(texts(await pullNow(f.broker, sub))).toEqual(["a", "b", "c"]);
+    f.clock.advance(STREAM_END_GRACE_MS - 1);
+    expect(await pullNow(f.broker, sub)).toEqual([]);
+    f.clock.advance(1);
+    expect(texts(await pullNow(f.broker, sub)).sort()).toEqual(["a", "b", "c"]);
+  });
+
+  test("a unary modack or ack within the grace (a client flushing as it closes) still holds", async () => {
+    const f = setup();
+    const { topic, sub } = topicAndSub(f.broker);
+    const { sink, session } = openStream(f.broker, sub, { streamAckDeadlineSeconds: 600 });
+    publishTexts(f.broker, topic, ["a", "b", "c"]);
+    const [a, b] = sink.deliveries;
+    session.close();
+    f.clock.advance(100);
+    expect(f.broker.acknowledge(sub, [a.ackId])).toEqual([]);
+    expect(f.broker.modifyAckDeadline(sub, [b.ackId], 60)).toEqual([]);
+    f.clock.advance(STREAM_END_GRACE_MS);
+    const c = await pullNow(f.broker, sub);
+    expect(texts(c)).toEqual(["c"]);
+    ack(f.broker, sub, c);
+    f.clock.advance(60 * SEC);
+    expect(texts(await pullNow(f.broker, sub))).toEqual(["b"]);
   });
 
   test("keeps leased what the client modacked, for acks still to come by unary calls", async () => {
@@ -25,6 +48,7 @@ describe("a stream that ends", () => {
     const [a] = sink.deliveries;
     session.handle({ modifyDeadlineAckIds: [a.ackId], modifyDeadlineSeconds: [60] });
     session.close();
+    f.clock.advance(STREAM_END_GRACE_MS);
     const pulled = await pullNow(f.broker, sub);
     expect(texts(pulled)).toEqual(["b"]);
     expect(ack(f.broker, sub, pulled)).toEqual([]);
