@@ -110,7 +110,7 @@ export const OPTIONS: Option[] = [
   {
     flag: "--causal-delay-ms",
     env: "PUBSUB_CAUSAL_DELAY_MS",
-    default: "1",
+    default: "5",
     help: "deliver a published message only after its Publish was answered, and this many ms later; off = at once",
     apply: (c, v) => (c.causalDelayMs = v === "off" ? -1 : int("--causal-delay-ms", 0, 1000)(v)),
   },
@@ -214,7 +214,7 @@ export const DEFAULTS: Config = {
   project: "",
   maxMessagesPerResponse: 1000,
   fillWaitMs: 0,
-  causalDelayMs: 1,
+  causalDelayMs: 5,
   pullWaitMs: 5000,
   pushTimeoutMs: 0,
   logLevel: "info",

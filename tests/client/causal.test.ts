@@ -1,20 +1,40 @@
 /**
  * Causal delivery through the official client: a message reaches a subscriber only after its
  * Publish was answered, as on the real service, so `id = await publish()` then "wait for the
- * message whose id is id" works on default flags.
+ * message whose id is id" works on default flags. The server runs as its own process, as users
+ * run it: in-process, a pause of the shared event loop (a collection) would fire its timer and
+ * hand the client both answers in one turn, which no separate server does.
  */
-import { expect, test } from "bun:test";
-import type { Message } from "@google-cloud/pubsub";
-import { waitFor } from "../helpers/emulator.ts";
-import { openStream, sleep, within } from "../helpers/raw-clients.ts";
-import { clientSuite } from "../helpers/client-suite.ts";
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Message, PubSub, Subscription, Topic } from "@google-cloud/pubsub";
+import { unique, waitFor } from "../helpers/emulator.ts";
+import { openStream, rawClients, sleep, within, type RawClients } from "../helpers/raw-clients.ts";
+import { clientFor, spawnServer, type ServerProcess } from "../helpers/server-process.ts";
 import { loadConfig } from "../../src/config.ts";
 
-const suite = clientSuite();
+let server: ServerProcess;
+let ps: PubSub;
+let raw: RawClients;
+beforeAll(async () => {
+  server = await spawnServer([]);
+  ps = clientFor(server.port);
+  raw = rawClients(server);
+});
+afterAll(async () => {
+  await raw.close();
+  await ps.close();
+  await server.stop();
+});
+
+async function topicAndSub(): Promise<{ topic: Topic; sub: Subscription }> {
+  const [topic] = await ps.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"));
+  return { topic, sub };
+}
 
 test("raw stream: every message arrives after its Publish resolved", async () => {
-  const { topic, sub } = await suite.topicAndSub();
-  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60 });
+  const { topic, sub } = await topicAndSub();
+  const stream = openStream(raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60 });
   await sleep(100); // the stream is open before the first publish
   const answered = new Set<string>();
   const early: string[] = [];
@@ -27,7 +47,7 @@ test("raw stream: every message arrives after its Publish resolved", async () =>
   }, 0);
   try {
     for (let i = 0; i < 30; i++) {
-      const [res] = await suite.raw.publisher.publish({ topic: topic.name, messages: [{ data: Buffer.from(String(i)) }] });
+      const [res] = await raw.publisher.publish({ topic: topic.name, messages: [{ data: Buffer.from(String(i)) }] });
       // Runs in the publish's own continuation: a message already on the stream arrived first.
       for (; seen < stream.received.length; seen++) {
         const id = stream.received[seen].messageId;
@@ -44,7 +64,7 @@ test("raw stream: every message arrives after its Publish resolved", async () =>
 }, 20_000);
 
 test("high-level client: wait for the message whose id publishMessage returned", async () => {
-  const { topic, sub } = await suite.topicAndSub();
+  const { topic, sub } = await topicAndSub();
   let wanted = "";
   const ignored: string[] = [];
   const got: string[] = [];
