@@ -9,6 +9,8 @@ export interface Config {
   project: string;
   maxMessagesPerResponse: number;
   fillWaitMs: number;
+  /** Causal delivery: a published message is delivered this long after its Publish was answered; -1 = at once ("off"). */
+  causalDelayMs: number;
   pullWaitMs: number;
   /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
   pushTimeoutMs: number;
@@ -122,6 +124,13 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.fillWaitMs = int("--fill-wait-ms", 0, 10_000)(v)),
   },
   {
+    flag: "--causal-delay-ms",
+    env: "PUBSUB_CAUSAL_DELAY_MS",
+    default: "5",
+    help: "deliver a published message only after its Publish was answered, and this many ms later; off = at once",
+    apply: (c, v) => (c.causalDelayMs = v === "off" ? -1 : int("--causal-delay-ms", 0, 1000)(v)),
+  },
+  {
     flag: "--pull-wait-ms",
     env: "PUBSUB_PULL_WAIT_MS",
     default: "5000",
@@ -228,6 +237,7 @@ export const DEFAULTS: Config = {
   project: "",
   maxMessagesPerResponse: 1000,
   fillWaitMs: 0,
+  causalDelayMs: 5,
   pullWaitMs: 5000,
   pushTimeoutMs: 0,
   logLevel: "info",

@@ -5,6 +5,7 @@
  */
 import type { Entry } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
+import { CausalWake, type Defer } from "./causal-wake.ts";
 import { Consumer, type ConsumerOptions } from "./consumer.ts";
 import { deadLetterCopy } from "./dead-letter.ts";
 import { PubSubError, alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
@@ -64,6 +65,11 @@ export interface BrokerOptions {
   transforms?: () => Promise<TransformEngine>;
   /** Per-project resource limits; the real service's where not given. */
   quotas?: Partial<ProjectQuotas>;
+  /**
+   * Causal delivery: how a publish's wake-up of its subscriptions is put off until the publisher
+   * has its answer (a real timer, src/core/causal-wake.ts); without it they are woken at once.
+   */
+  deferDelivery?: Defer;
 }
 
 export class Broker {
@@ -86,6 +92,7 @@ export class Broker {
   readonly schemas: SchemaRegistry;
   readonly iam: IamPolicies;
   private observers = new ObserverSet();
+  private wake: CausalWake | null;
   transformEngine: TransformEngine | null = null;
   readonly loadTransformEngine: (() => Promise<TransformEngine>) | null;
   /** Each topic's enabled transforms; absent for a topic without any. */
@@ -97,6 +104,7 @@ export class Broker {
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
+    this.wake = o.deferDelivery ? new CausalWake(o.deferDelivery) : null;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
     this.quotas = projectQuotas(o.quotas);
     this.snapshots = new Snapshots(this.store, this.clock, this.quotas.snapshots);
@@ -141,7 +149,7 @@ export class Broker {
         t = { ...t, schemaSettings: { ...(t.schemaSettings as object), schema: DELETED_SCHEMA } };
         this.store.putTopic(t);
       }
-      this.topics.set(t.name, new Topic(t, this.store, this.clock));
+      this.topics.set(t.name, this.newTopic(t));
       this.setTopicChain(t.name, this.restoredChain(t.messageTransforms));
       this.topicSchemas.set(t.name, schema);
     }
@@ -207,6 +215,12 @@ export class Broker {
     return this.topicChains.get(name) ?? this.subs.get(name)?.transform ?? null;
   }
 
+  private newTopic(config: TopicResource): Topic {
+    const topic = new Topic(config, this.store, this.clock);
+    topic.wake = this.wake;
+    return topic;
+  }
+
   private newSubscription(config: SubscriptionResource, createdSeq = this.store.nextSeq, chain?: TransformChain | null): Subscription {
     const hooks = { deadLetter: (s: Subscription, e: Entry) => this.deadLetter(s, e) };
     const sub = new Subscription(config, this.clock, this.store, hooks, this.fillWaitMs, createdSeq);
@@ -214,6 +228,7 @@ export class Broker {
     sub.matches = compileFilter(config.filter);
     sub.filtered = config.filter !== "";
     sub.observer = this.events;
+    sub.causal = this.wake;
     return sub;
   }
 
@@ -226,7 +241,7 @@ export class Broker {
     const schema = this.topicSchemas.resolve(config);
     this.topics.admit(input.name, "topics", this.quotas.topics);
     const chain = compileTransforms(config.messageTransforms, this.transformEngine);
-    const topic = new Topic(config, this.store, this.clock);
+    const topic = this.newTopic(config);
     topic.observer = this.events;
     this.store.putTopic(topic.config);
     this.topics.set(topic.name, topic);

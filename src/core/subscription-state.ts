@@ -4,6 +4,7 @@
  * and retention (one timer for the oldest entry). Seek and restore rebuild it; every change of
  * what it holds goes to the store here. Subscription adds consumers and delivery on top.
  */
+import { unlinkUnconfirmed } from "./consumer.ts";
 import { Backlog, newEntry, type Entry, type Lease } from "./backlog.ts";
 import type { Clock } from "./clock.ts";
 import { DeadlineTimer } from "./deadline-timer.ts";
@@ -196,6 +197,7 @@ export abstract class SubscriptionState {
   }
 
   protected endLease(lease: Lease): void {
+    unlinkUnconfirmed(lease);
     this.leases.delete(lease.ackId);
     this.leaseHeap.remove(lease);
     lease.entry.lease = null;

@@ -4,8 +4,9 @@
  * dispatch(). Every change of what it holds goes to the store.
  */
 import type { Entry, KeyQueue, Lease } from "./backlog.ts";
+import type { CausalWake } from "./causal-wake.ts";
 import type { Clock } from "./clock.ts";
-import { Consumer } from "./consumer.ts";
+import { Consumer, linkUnconfirmed, unlinkUnconfirmed } from "./consumer.ts";
 import { PubSubError, failedPrecondition } from "./errors.ts";
 import type { BrokerObserver } from "./events.ts";
 import { LIMITS } from "./limits.ts";
@@ -32,6 +33,8 @@ export class Subscription extends SubscriptionState {
   observer: BrokerObserver | null = null;
   /** The enabled message_transforms, run once per message at its first delivery; null for none. */
   transform: TransformChain | null = null;
+  /** Hides just-published messages from streams and push until their Publish was answered. */
+  causal: CausalWake | null = null;
 
   constructor(
     config: SubscriptionResource,
@@ -91,6 +94,25 @@ export class Subscription extends SubscriptionState {
     this.lastActive = this.clock.now();
   }
 
+  /**
+   * A stream ended: what it was sent but the client never acked or modacked runs out within
+   * `graceMs` (it was most likely still in flight, for every official client modacks on receipt);
+   * a modack or ack that still comes by a unary call in that time keeps or settles it as usual.
+   * What the client touched keeps its deadline.
+   */
+  shortenUnconfirmed(c: Consumer, graceMs: number): void {
+    const until = this.clock.now() + graceMs;
+    let next: Lease | null;
+    for (let lease = c.unconfirmed; lease; lease = next) {
+      next = lease.nextUnconfirmed;
+      lease.prevUnconfirmed = lease.nextUnconfirmed = null;
+      if (lease.entry.lease !== lease || lease.deadline <= until) continue;
+      lease.deadline = until;
+      if (until < lease.key) this.leaseHeap.reschedule(lease, until);
+    }
+    c.unconfirmed = null;
+  }
+
   /** A backpressured consumer can take messages again. */
   resume(c: Consumer): void {
     c.ready = true;
@@ -143,6 +165,7 @@ export class Subscription extends SubscriptionState {
         nacked = true;
         continue;
       }
+      unlinkUnconfirmed(lease);
       const deadline = now + seconds * SECOND;
       lease.deadline = deadline;
       if (deadline < lease.key) this.leaseHeap.reschedule(lease, deadline);
@@ -217,11 +240,16 @@ export class Subscription extends SubscriptionState {
     const maxOut = c.maxOutstandingBytes;
     const deadline = now + c.ackDeadlineSeconds * SECOND;
     let run: KeyQueue | null = null;
+    const hiddenFrom = c.oneShot || !this.causal ? Infinity : this.causal.hiddenFrom;
     while (batch.length < limit) {
       if (maxOut && c.outstandingBytes + bytes >= maxOut) break;
       let e: Entry | undefined = this.backlog.next(now, run);
       if (!e && run) e = this.backlog.next(now, (run = null));
       if (!e) break;
+      if (e.msg.seq >= hiddenFrom) {
+        this.backlog.untake(e);
+        break;
+      }
       if (this.transform && e.shown === null && !this.transformEntry(e, now)) continue;
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
@@ -237,7 +265,8 @@ export class Subscription extends SubscriptionState {
 
   private lease(e: Entry, c: Consumer, deadline: number): Delivery {
     const ackId = this.store.nextAckId();
-    const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1 };
+    const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1, prevUnconfirmed: null, nextUnconfirmed: null };
+    if (!c.oneShot) linkUnconfirmed(lease);
     e.lease = lease;
     e.attempts++;
     this.leases.set(ackId, lease);
@@ -274,7 +303,7 @@ export class Subscription extends SubscriptionState {
     e.attempts++;
     if (this.config.deadLetterPolicy && this.deadLetter(e)) return false;
     const notBefore = now + Math.max(this.backoff(e.attempts), this.config.ackDeadlineSeconds * SECOND);
-    const later = this.backlog.returnEntry(e, notBefore, now);
+    const later = this.backlog.returnEntry(e, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const x of later) if (x.lease) this.endLease(x.lease);
     this.delay(e, notBefore);
     return false;
@@ -299,7 +328,7 @@ export class Subscription extends SubscriptionState {
     const dl = this.config.deadLetterPolicy;
     if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.deadLetter(entry)) return;
     const notBefore = now + this.backoff(entry.attempts);
-    const later = this.backlog.returnEntry(entry, notBefore, now);
+    const later = this.backlog.returnEntry(entry, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const e of later) if (e.lease) this.endLease(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
   }

@@ -8,6 +8,7 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--project": { value: "my-project", expect: { project: "my-project" } },
   "--max-messages-per-response": { value: "17", expect: { maxMessagesPerResponse: 17 } },
   "--fill-wait-ms": { value: "5", expect: { fillWaitMs: 5 } },
+  "--causal-delay-ms": { value: "off", expect: { causalDelayMs: -1 } },
   "--pull-wait-ms": { value: "250", expect: { pullWaitMs: 250 } },
   "--push-timeout-ms": { value: "300", expect: { pushTimeoutMs: 300 } },
   "--clock": { value: "manual", expect: { clock: "manual" } },
