@@ -5,6 +5,7 @@
  */
 import type { Entry } from "./subscription/backlog.ts";
 import type { Clock } from "./clock.ts";
+import { CausalWake, type Defer } from "./topic/causal-wake.ts";
 import { Consumer, type ConsumerOptions } from "./delivery/consumer.ts";
 import { deadLetterCopy } from "./subscription/dead-letter.ts";
 import { PubSubError, alreadyExists, failedPrecondition, invalid, notFound } from "./errors.ts";
@@ -28,6 +29,7 @@ import { Collection } from "./lifecycle.ts";
 import { retention, topicLink } from "./subscription/features.ts";
 import { TransformBindings } from "./stages/transform-bindings.ts";
 import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./rules/resource-rules.ts";
+import { projectQuotas, type ProjectQuotas } from "./rules/quotas.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
 import type { Removal } from "./lifecycle.ts";
 import { SchemaRegistry } from "./schemas/registry.ts";
@@ -72,6 +74,13 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
    * stored but never run.
    */
   transforms?: () => Promise<TransformEngine>;
+  /** Per-project resource limits; the real service's where not given. */
+  quotas?: Partial<ProjectQuotas>;
+  /**
+   * Causal delivery: how a publish's wake-up of its subscriptions is put off until the publisher
+   * has its answer (a real timer, src/core/causal-wake.ts); without it they are woken at once.
+   */
+  deferDelivery?: Defer;
 }
 
 export class Broker {
@@ -82,6 +91,7 @@ export class Broker {
   private readonly pullWaitMs: number;
   private topics: Collection<SubTopic, TopicResource>;
   private subs: Collection<Subscription, SubscriptionResource>;
+  readonly quotas: ProjectQuotas;
   private snapshots: Snapshots;
   private expirations: Expirations;
   readonly memory: MemoryBudget;
@@ -93,6 +103,7 @@ export class Broker {
   readonly iam: IamPolicies;
   private observers = new ObserverSet();
   private transforms: TransformBindings;
+  private wake: CausalWake | null;
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
@@ -100,12 +111,14 @@ export class Broker {
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
+    this.wake = o.deferDelivery ? new CausalWake(o.deferDelivery) : null;
     this.pullWaitMs = o.pullWaitMs ?? 5000;
-    this.snapshots = new Snapshots(this.store, this.clock, () => this.events);
+    this.quotas = projectQuotas(o.quotas);
+    this.snapshots = new Snapshots(this.store, this.clock, () => this.events, this.quotas.snapshots);
     this.expirations = new Expirations(this.clock, (sub) => this.deleteSubscription(sub.name));
     this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
     this.memory.track(this.store);
-    this.schemas = new SchemaRegistry(o.clock, this.store);
+    this.schemas = new SchemaRegistry(o.clock, this.store, this.quotas.schemas);
     this.schemas.onDelete = (name) => this.schemaDeleted(name);
     this.topicSchemas = new TopicSchemas(this.schemas);
     this.iam = new IamPolicies((resource) => this.requireResource(resource), this.store);
@@ -163,7 +176,7 @@ export class Broker {
         this.store.putTopic(t);
       }
       this.topicSchemas.set(t.name, schema);
-      this.topics.add(new Topic<Subscription>(t, this.store, this.clock), "restored");
+      this.topics.add(this.newTopic(t), "restored");
     }
     for (const { config, createdSeq, entries } of kept.subscriptions) {
       const sub = this.newSubscription(config, createdSeq);
@@ -196,6 +209,12 @@ export class Broker {
     return this.transforms.topicChain(name) ?? this.subs.get(name)?.transform ?? null;
   }
 
+  private newTopic(config: TopicResource): SubTopic {
+    const topic = new Topic<Subscription>(config, this.store, this.clock);
+    topic.wake = this.wake;
+    return topic;
+  }
+
   private newSubscription(config: SubscriptionResource, createdSeq = this.store.nextSeq, chain?: TransformChain | null): Subscription {
     const hooks = { deadLetter: (s: Subscription, e: Entry) => this.deadLetter(s, e) };
     const sub = new Subscription(config, this.clock, this.store, hooks, this.fillWaitMs, createdSeq);
@@ -203,6 +222,7 @@ export class Broker {
     sub.holdings.matches = compileFilter(config.filter);
     sub.holdings.filtered = config.filter !== "";
     sub.observer = this.events;
+    sub.causal = this.wake;
     return sub;
   }
 
@@ -213,8 +233,9 @@ export class Broker {
     if (this.topics.has(input.name)) throw alreadyExists(input.name);
     const config = normalizeTopic(input);
     const schema = this.topicSchemas.resolve(config);
+    this.topics.admit(input.name, "topics", this.quotas.topics);
     const chain = this.transforms.compile(config.messageTransforms);
-    const topic = new Topic<Subscription>(config, this.store, this.clock);
+    const topic = this.newTopic(config);
     topic.observer = this.events;
     this.store.putTopic(topic.config);
     this.topicSchemas.set(topic.name, schema);
@@ -335,6 +356,7 @@ export class Broker {
     normalizeDelivery(config);
     compileFilter(config.filter);
     if (config.deadLetterPolicy) this.topic(config.deadLetterPolicy.deadLetterTopic);
+    this.subs.admit(input.name, "subscriptions", this.quotas.subscriptions);
     const chain = this.transforms.compile(config.messageTransforms);
     const sub = this.newSubscription(config, undefined, chain);
     sub.topic = topic;
@@ -398,8 +420,9 @@ export class Broker {
 
   // ---- snapshots and seek ----
 
-  createSnapshot(name: string, subscription: string, labels?: Record<string, string>): SnapshotResource {
-    return this.snapshots.create(name, this.subscription(subscription, "subscription"), labels);
+  /** `tags` are input only: checked, never kept. */
+  createSnapshot(name: string, subscription: string, labels?: Record<string, string>, tags?: Record<string, string>): SnapshotResource {
+    return this.snapshots.create(name, this.subscription(subscription, "subscription"), labels, tags);
   }
 
   getSnapshot(name: string): SnapshotResource {

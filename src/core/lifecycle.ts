@@ -8,6 +8,7 @@
  * collection that is calling it (an expiring subscription deletes itself through the broker, from a
  * timer, not from inside a hook).
  */
+import { ProjectMap, type QuotaKind } from "./rules/quotas.ts";
 import type { BrokerObserver } from "./events.ts";
 
 /** Why a resource left its collection: both go the same removal path. */
@@ -35,7 +36,8 @@ export function followsConfig<R, C>(step: (r: R) => void): Lifecycle<R, C> {
 
 /** Topics or subscriptions by name, and the features that follow each one's lifecycle. */
 export class Collection<R extends { readonly name: string; config: C }, C> {
-  private map = new Map<string, R>();
+  /** Counts per project as resources come and go, for the quotas (quotas.ts). */
+  private map = new ProjectMap<R>();
 
   constructor(
     private readonly kind: "topic" | "subscription",
@@ -53,6 +55,11 @@ export class Collection<R extends { readonly name: string; config: C }, C> {
 
   get size(): number {
     return this.map.size;
+  }
+
+  /** RESOURCE_EXHAUSTED when `name`'s project already holds `limit` of these. */
+  admit(name: string, kind: QuotaKind, limit: number): void {
+    this.map.admit(name, kind, limit);
   }
 
   values(): IterableIterator<R> {

@@ -14,6 +14,8 @@ export interface TopicResource {
   ingestionDataSourceSettings?: unknown;
   messageTransforms?: unknown[];
   state?: string;
+  /** Input only: checked on create, never kept or returned. */
+  tags?: Record<string, string>;
 }
 
 export interface DeadLetterPolicy {
@@ -49,6 +51,8 @@ export interface SubscriptionResource {
   state?: string;
   analyticsHubSubscriptionInfo?: unknown;
   messageTransforms?: unknown[];
+  /** Input only: checked on create, never kept or returned. */
+  tags?: Record<string, string>;
 }
 
 export const SECOND = 1000;

@@ -1,6 +1,7 @@
 /**
  * StreamingPull over grpc-js: feeds requests to a core StreamSession and writes its deliveries,
- * honouring write() backpressure ('drain') and ending delivery when the call ends.
+ * honouring write() backpressure ('drain') and ending delivery when the call ends (acks and nacks
+ * that arrive after that still count).
  */
 import type * as grpc from "@grpc/grpc-js";
 import type { PubSubError } from "../core/errors.ts";
@@ -27,9 +28,10 @@ export function streamingPull(table: RpcTable): grpc.handleBidiStreamingCall<Pro
     };
 
     call.on("data", (req: ProtoObject) => {
-      if (ended) return;
       try {
         checkDecoded(req);
+        // A client may nack what it holds and cancel at once: the nacks arrive after the end.
+        if (ended) return session?.late(req as StreamRequest);
         if (session) session.handle(req as StreamRequest);
         else session = table.openStream(req as StreamRequest, sink);
       } catch (e) {

@@ -33,7 +33,7 @@ export function provision(broker: Broker, plan: Plan): ProvisionResult {
   const topicExists = (name: string) => exists(() => broker.getTopic(name));
   const subExists = (name: string) => exists(() => broker.getSubscription(name));
 
-  const scratch = new Broker({ clock: broker.clock });
+  const scratch = new Broker({ clock: broker.clock, quotas: broker.quotas });
   const inScratch = (name: string) => exists(() => scratch.getTopic(name));
   const attempt = <R>(entry: Entry<R>, create: () => void) => {
     try {

@@ -17,7 +17,7 @@ export interface CallContext {
 export type UnaryRpc = (req: any, ctx: CallContext) => unknown | Promise<unknown>;
 
 /** What a transport holds for one open StreamingPull stream. */
-export type StreamHandle = Pick<StreamSession, "handle" | "drained" | "close">;
+export type StreamHandle = Pick<StreamSession, "handle" | "late" | "drained" | "close">;
 
 export interface RpcTable {
   /** Every unary RPC of every service, by "Service.Method". */

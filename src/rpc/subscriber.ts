@@ -54,7 +54,7 @@ export function subscriberRpcs(broker: Broker): Record<string, UnaryRpc> {
       return EMPTY;
     },
     CreateSnapshot: (req: ProtoObject) =>
-      snapshotToProto(broker.createSnapshot(req.name ?? "", req.subscription, req.labels ?? undefined)),
+      snapshotToProto(broker.createSnapshot(req.name ?? "", req.subscription, req.labels ?? undefined, req.tags ?? undefined)),
     GetSnapshot: (req: ProtoObject) => snapshotToProto(broker.getSnapshot(req.snapshot)),
     ListSnapshots: (req: ProtoObject) => {
       const page = broker.listSnapshots(req.project, req.pageSize, req.pageToken);

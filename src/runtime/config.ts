@@ -1,5 +1,6 @@
 /** The one typed Config: every flag, its env var and its default in one table. */
 import type { Level } from "./log.ts";
+import { PROJECT_QUOTAS, type ProjectQuotas, type QuotaKind } from "../core/rules/quotas.ts";
 
 export interface Config {
   host: string;
@@ -8,6 +9,8 @@ export interface Config {
   project: string;
   maxMessagesPerResponse: number;
   fillWaitMs: number;
+  /** Causal delivery: a published message is delivered this long after its Publish was answered; -1 = at once ("off"). */
+  causalDelayMs: number;
   pullWaitMs: number;
   /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
   pushTimeoutMs: number;
@@ -30,6 +33,8 @@ export interface Config {
   bigqueryDir: string;
   /** host:port of a Cloud Bigtable emulator that Bigtable subscriptions write to; "" = none. */
   bigtableEmulatorHost: string;
+  /** Per-project resource limits lowered or raised from the real service's (`topics=100,…`). */
+  projectQuotas: Partial<ProjectQuotas>;
 }
 
 export interface Option {
@@ -71,6 +76,19 @@ const size = (flag: string, min: number) => (v: string) => {
   return Math.floor(n);
 };
 
+/** `topics=100,snapshots=10`: each kind named at most once, each limit 1 to 1,000,000. */
+function quotas(v: string): Partial<ProjectQuotas> {
+  const out: Partial<Record<QuotaKind, number>> = {};
+  for (const part of v.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [kind, n, ...rest] = part.split("=");
+    if (!Object.hasOwn(PROJECT_QUOTAS, kind) || n === undefined || rest.length || Object.hasOwn(out, kind)) {
+      throw new Error(`--project-quotas takes KIND=N pairs, KIND one of ${Object.keys(PROJECT_QUOTAS).join(", ")} (got "${v}")`);
+    }
+    out[kind as QuotaKind] = int(`--project-quotas ${kind}`, 1, 1_000_000)(n);
+  }
+  return out;
+}
+
 export const OPTIONS: Option[] = [
   {
     flag: "--host-port",
@@ -104,6 +122,13 @@ export const OPTIONS: Option[] = [
     default: "0",
     help: "how long a stream waits to fill a response after a publish; 0 sends at once",
     apply: (c, v) => (c.fillWaitMs = int("--fill-wait-ms", 0, 10_000)(v)),
+  },
+  {
+    flag: "--causal-delay-ms",
+    env: "PUBSUB_CAUSAL_DELAY_MS",
+    default: "5",
+    help: "deliver a published message only after its Publish was answered, and this many ms later; off = at once",
+    apply: (c, v) => (c.causalDelayMs = v === "off" ? -1 : int("--causal-delay-ms", 0, 1000)(v)),
   },
   {
     flag: "--pull-wait-ms",
@@ -197,6 +222,13 @@ export const OPTIONS: Option[] = [
     help: "host:port of the Cloud Bigtable emulator that Bigtable subscriptions write their rows to",
     apply: (c, v) => (c.bigtableEmulatorHost = v),
   },
+  {
+    flag: "--project-quotas",
+    env: "PUBSUB_PROJECT_QUOTAS",
+    default: "",
+    help: `per-project resource limits, like topics=100,snapshots=10: a create past one answers RESOURCE_EXHAUSTED; kinds not named keep the real service's (${Object.entries(PROJECT_QUOTAS).map(([k, n]) => `${k}=${n}`).join(",")})`,
+    apply: (c, v) => (c.projectQuotas = quotas(v)),
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -205,6 +237,7 @@ export const DEFAULTS: Config = {
   project: "",
   maxMessagesPerResponse: 1000,
   fillWaitMs: 0,
+  causalDelayMs: 5,
   pullWaitMs: 5000,
   pushTimeoutMs: 0,
   logLevel: "info",
@@ -217,6 +250,7 @@ export const DEFAULTS: Config = {
   handshakeTimeoutMs: 5000,
   bigqueryDir: "",
   bigtableEmulatorHost: "",
+  projectQuotas: {},
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */

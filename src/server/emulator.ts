@@ -53,6 +53,13 @@ function collectAfterRestore(broker: Broker): void {
   if (broker.store.heldMessages > 100_000) Bun.gc(true);
 }
 
+/** Causal delivery's deferral: a later macrotask (setImmediate) or a timer; none when turned off. */
+function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
+  if (ms < 0) return undefined;
+  if (ms === 0) return (fn) => setImmediate(fn);
+  return (fn) => setTimeout(fn, ms);
+}
+
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
@@ -66,11 +73,13 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     store,
     maxMessagesPerResponse: c.maxMessagesPerResponse,
     fillWaitMs: c.fillWaitMs,
+    deferDelivery: causalDefer(c.causalDelayMs),
     pullWaitMs: c.pullWaitMs,
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable],
     memory,
     transforms: loadQuickJsEngine,
+    quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
   try {

@@ -8,6 +8,7 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--project": { value: "my-project", expect: { project: "my-project" } },
   "--max-messages-per-response": { value: "17", expect: { maxMessagesPerResponse: 17 } },
   "--fill-wait-ms": { value: "5", expect: { fillWaitMs: 5 } },
+  "--causal-delay-ms": { value: "off", expect: { causalDelayMs: -1 } },
   "--pull-wait-ms": { value: "250", expect: { pullWaitMs: 250 } },
   "--push-timeout-ms": { value: "300", expect: { pushTimeoutMs: 300 } },
   "--clock": { value: "manual", expect: { clock: "manual" } },
@@ -20,6 +21,7 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--handshake-timeout-ms": { value: "1500", expect: { handshakeTimeoutMs: 1500 } },
   "--bigquery-dir": { value: "/tmp/bq", expect: { bigqueryDir: "/tmp/bq" } },
   "--bigtable-emulator-host": { value: "localhost:8086", expect: { bigtableEmulatorHost: "localhost:8086" } },
+  "--project-quotas": { value: "topics=3, snapshots=2", expect: { projectQuotas: { topics: 3, snapshots: 2 } } },
 };
 
 const envName = (env: string) => env.replace("<N>", "1");
@@ -40,7 +42,13 @@ describe("each option of the table", () => {
     });
     test(`${o.flag}'s default is what the table says`, () => {
       const field = Object.keys(s.expect)[0] as keyof Config;
-      const shown = o.flag === "--host-port" ? `${DEFAULTS.host}:${DEFAULTS.port}` : String(DEFAULTS[field] ?? "");
+      const value = DEFAULTS[field];
+      const shown =
+        o.flag === "--host-port"
+          ? `${DEFAULTS.host}:${DEFAULTS.port}`
+          : typeof value === "object" && !Array.isArray(value)
+            ? Object.entries(value).map(([k, n]) => `${k}=${n}`).join(",")
+            : String(value ?? "");
       expect(shown).toBe(o.default);
     });
   }
@@ -48,6 +56,12 @@ describe("each option of the table", () => {
 
 test("no flags and no env give the defaults", () => {
   expect(loadConfig([], {})).toEqual(DEFAULTS);
+});
+
+test("--project-quotas refuses an unknown kind, a repeated one, and a limit out of range", () => {
+  for (const bad of ["queues=3", "topics=3,topics=4", "topics=0", "topics", "topics=2=3", "__proto__=1", "topics=1.5"]) {
+    expect(() => loadConfig(["--project-quotas", bad], {})).toThrow("--project-quotas");
+  }
 });
 
 test("a flag wins over its env var", () => {

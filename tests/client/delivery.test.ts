@@ -168,11 +168,12 @@ test("a cancelled stream's unacked messages go to another subscriber after their
   await sub.close();
 }, 15_000);
 
-test("a stream that closes without acking redelivers after the 10 s stream deadline", async () => {
+test("a stream that closes with a modacked message redelivers it at its deadline", async () => {
   const { topic, sub } = await suite.topicAndSub();
   await topic.publishMessage({ data: Buffer.from("slow") });
   const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
   await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
+  await suite.raw.subscriber.modifyAckDeadline({ subscription: sub.name, ackIds: [stream.received[0].ackId], ackDeadlineSeconds: 10 });
   stream.cancel();
   await sleep(100);
   await suite.emu.advance("9999ms");
@@ -180,5 +181,20 @@ test("a stream that closes without acking redelivers after the 10 s stream deadl
   await suite.emu.advance("1ms");
   const [m] = await receive(sub, 1, { ms: 5000 });
   expect(m.data.toString()).toBe("slow");
+  await sub.close();
+}, 15_000);
+
+test("a stream that closes with a message the client never touched redelivers it after the 1 s grace", async () => {
+  const { topic, sub } = await suite.topicAndSub();
+  await topic.publishMessage({ data: Buffer.from("in flight") });
+  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 600 });
+  await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
+  stream.cancel();
+  await sleep(100);
+  await suite.emu.advance("999ms");
+  expect(await pullNow(sub.name)).toEqual([]);
+  await suite.emu.advance("1ms");
+  const [m] = await receive(sub, 1, { ms: 5000 });
+  expect(m.data.toString()).toBe("in flight");
   await sub.close();
 }, 15_000);

@@ -1,7 +1,8 @@
 /**
  * Property tests of one subscription against a simple reference model, on the manual clock:
- * random publishes, unary pulls, streams opening and disconnecting (with flow control), acks,
- * nacks, deadline changes and clock jumps (expiries, retry backoff). Whatever the sequence:
+ * random publishes, unary pulls, streams opening and disconnecting (with flow control; what a
+ * client never modacked runs out soon after its stream ends), acks, nacks, deadline changes and
+ * clock jumps (expiries, retry backoff). Whatever the sequence:
  * - nothing is lost: after the run, draining the subscription acks every published message;
  * - nothing acked is delivered again;
  * - per ordering key (when ordering is on), a message is delivered only after every earlier one
@@ -16,7 +17,7 @@ import { ManualClock } from "../../src/core/clock.ts";
 import type { DeliveryBatch } from "../../src/core/delivery/delivery-batch.ts";
 import type { Delivery } from "../../src/core/message.ts";
 import type { SubscriptionResource } from "../../src/core/resources.ts";
-import { StreamSession } from "../../src/core/delivery/stream-session.ts";
+import { STREAM_END_GRACE_MS, StreamSession } from "../../src/core/delivery/stream-session.ts";
 import { SEC, bytes, makeSub, makeTopic } from "../helpers/core.ts";
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261122);
@@ -30,6 +31,10 @@ interface Held {
   deadline: number;
   /** The lease is over (expired, or an earlier message of its key went back): its ack must not count. */
   stale?: boolean;
+  /** The stream that delivered it (none for a unary pull). */
+  stream?: object;
+  /** The client modacked it since delivery. */
+  touched?: boolean;
 }
 
 type Action =
@@ -78,7 +83,7 @@ class Model {
   }
 
   /** Checks one response against the properties, then lets the client hold it. */
-  delivered(batch: readonly Delivery[], now: number): void {
+  delivered(batch: readonly Delivery[], now: number, stream?: object): void {
     batch.forEach((d, i) => {
       const id = d.message.id;
       this.deliveries++;
@@ -90,7 +95,7 @@ class Model {
         const missing = earlier.filter((e) => !this.acked.has(e) && !sameBatch.has(e));
         if (missing.length) throw new Error(`message ${id} of key ${key} delivered before ${missing.join(", ")} was acked`);
       }
-      this.held.push({ ackId: d.ackId, id, deadline: now + 10 * SEC });
+      this.held.push({ ackId: d.ackId, id, deadline: now + 10 * SEC, stream });
     });
   }
 
@@ -104,6 +109,11 @@ class Model {
     if (!this.ordered || !key) return;
     const seq = this.order.get(key)!;
     for (const x of [...this.held, ...inFlight]) if (this.keyOf.get(x.id) === key && seq.indexOf(x.id) > seq.indexOf(h.id)) x.stale = true;
+  }
+
+  /** A stream ended: what it delivered and the client never modacked runs out within the grace. */
+  streamEnded(stream: object, now: number): void {
+    for (const h of this.held) if (h.stream === stream && !h.touched && !h.stale) h.deadline = Math.min(h.deadline, now + STREAM_END_GRACE_MS);
   }
 
   /** The earliest deadline of a live lease. */
@@ -131,7 +141,10 @@ class Model {
       live.add(x);
       if (what === "ack") this.acked.add(x.id);
       else if (what === "nack") this.ended(x, ids);
-      else x.deadline = now + seconds * SEC;
+      else {
+        x.deadline = now + seconds * SEC;
+        x.touched = true;
+      }
     }
     const matched = new Set(call());
     for (const x of ids) {
@@ -161,7 +174,12 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
   const sub = makeSub(broker, topic, extra);
   const model = new Model(o.ordered);
   const streams: StreamSession[] = [];
-  const sink = { send: (b: DeliveryBatch) => (b.deliveries.length && model.delivered(b.deliveries, clock.now()), true), fail: () => {} };
+  const sinkOf = (tag: object) => ({ send: (b: DeliveryBatch) => (b.deliveries.length && model.delivered(b.deliveries, clock.now(), tag), true), fail: () => {} });
+  const tags = new Map<StreamSession, object>();
+  const disconnect = (s: StreamSession) => {
+    s.close();
+    model.streamEnded(tags.get(s)!, clock.now());
+  };
   const pull = async (max: number) => model.delivered(await broker.pull(sub, max, true).result, clock.now());
   const ackIds = (ids: Held[]) => ids.map((x) => x.ackId);
   // The broker answers the ack ids that matched no lease; the model checks the ones that did.
@@ -188,10 +206,15 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
         await pull(a.max);
         break;
       case "open":
-        if (streams.length < 4) streams.push(new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10, maxOutstandingMessages: a.maxOutstanding }, sink));
+        if (streams.length < 4) {
+          const tag = {};
+          const s = new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10, maxOutstandingMessages: a.maxOutstanding }, sinkOf(tag));
+          tags.set(s, tag);
+          streams.push(s);
+        }
         break;
       case "disconnect":
-        if (streams.length) streams.splice(a.stream % streams.length, 1)[0].close();
+        if (streams.length) disconnect(streams.splice(a.stream % streams.length, 1)[0]);
         break;
       case "ack":
         ack(model.take(a.pick));
@@ -213,7 +236,7 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
   }
 
   // Drain: clients go away, leases and backoffs run out, and one puller acks everything.
-  for (const s of streams) s.close();
+  for (const s of streams) disconnect(s);
   model.held = [];
   for (let round = 0; round < 200 && model.acked.size < model.keyOf.size; round++) {
     advance(120 * SEC);

@@ -76,6 +76,8 @@ export interface RawStream {
   error: { code?: number } | null;
   write(req: Record<string, unknown>): void;
   cancel(): void;
+  /** Half-closes: the client sends no more. */
+  end(): void;
 }
 
 export function openStream(subscriber: v1.SubscriberClient, first: Record<string, unknown>): RawStream {
@@ -86,6 +88,7 @@ export function openStream(subscriber: v1.SubscriberClient, first: Record<string
     error: null,
     write: (req) => call.write(req),
     cancel: () => call.cancel(),
+    end: () => call.end(),
   };
   call.on("data", (res: { receivedMessages?: Array<Record<string, any>> }) => {
     s.responses++;

@@ -1,4 +1,5 @@
 /** A receiver of deliveries on a subscription: one StreamingPull stream or one waiting Pull. */
+import type { Lease } from "../subscription/backlog.ts";
 import type { Delivery } from "../message.ts";
 import type { PubSubError } from "../errors.ts";
 
@@ -29,6 +30,12 @@ export class Consumer {
   readonly oneShot: boolean;
   readonly deliver: (batch: Delivery[]) => void;
   readonly close: (error: PubSubError) => void;
+  /**
+   * Its leases the client has not acked or modacked since delivery, newest first: when a stream
+   * ends these were most likely still in flight (every official client modacks on receipt), so
+   * they go back at once instead of waiting out their deadline. An intrusive list: O(1) per message.
+   */
+  unconfirmed: Lease | null = null;
 
   constructor(o: ConsumerOptions) {
     this.ackDeadlineSeconds = o.ackDeadlineSeconds;
@@ -47,4 +54,22 @@ export class Consumer {
     const byBytes = this.maxOutstandingBytes && this.outstandingBytes >= this.maxOutstandingBytes ? 0 : Infinity;
     return Math.max(0, Math.min(byCount, byBytes, this.maxBatch));
   }
+}
+
+/** Adds a new lease of a stream to its consumer's unconfirmed list. */
+export function linkUnconfirmed(lease: Lease): void {
+  const c = lease.consumer;
+  lease.nextUnconfirmed = c.unconfirmed;
+  if (c.unconfirmed) c.unconfirmed.prevUnconfirmed = lease;
+  c.unconfirmed = lease;
+}
+
+/** The client touched the lease (ack, modack) or it ended: off the unconfirmed list. */
+export function unlinkUnconfirmed(lease: Lease): void {
+  const { prevUnconfirmed: prev, nextUnconfirmed: next } = lease;
+  if (prev) prev.nextUnconfirmed = next;
+  else if (lease.consumer.unconfirmed === lease) lease.consumer.unconfirmed = next;
+  else return;
+  if (next) next.prevUnconfirmed = prev;
+  lease.prevUnconfirmed = lease.nextUnconfirmed = null;
 }

@@ -1,8 +1,9 @@
 /**
  * One StreamingPull stream, independent of the transport: validates the first request, applies
  * acks, modacks and flow-control changes from later ones, answers keepalive pings, and respects
- * the transport's backpressure. When the call ends, delivery stops; its leases run out and the
- * messages are redelivered elsewhere.
+ * the transport's backpressure. When the call ends, delivery stops: what the client never touched
+ * goes back after a short grace, what it modacked stays leased until its deadline (acks and nacks
+ * may still come, on the closing stream or by unary calls).
  */
 import type { Broker } from "../broker.ts";
 import type { Consumer } from "./consumer.ts";
@@ -12,6 +13,13 @@ import { deliveryBatch, type Confirmation, type DeliveryBatch } from "./delivery
 import type { Delivery } from "../message.ts";
 import { pullRefusal } from "./kinds.ts";
 import type { Subscription } from "../subscription/subscription.ts";
+
+/**
+ * How long a stream's untouched leases outlive it: clients flush their batched receipt modacks
+ * and acks by unary calls as they close (the Node client within 100 ms), so these are kept for
+ * them; anything else was in flight and goes back soon, not after the stream's ack deadline.
+ */
+export const STREAM_END_GRACE_MS = 1000;
 
 export interface StreamRequest {
   subscription?: string;
@@ -93,6 +101,20 @@ export class StreamSession {
     if (this.closed) return;
     this.closed = true;
     this.sub.removeConsumer(this.consumer);
+    this.sub.shortenUnconfirmed(this.consumer, STREAM_END_GRACE_MS);
+  }
+
+  /**
+   * A request that arrived as the call ended (a client nacks what it holds, then cancels): its
+   * acks and modacks still count; nothing is answered.
+   */
+  late(req: StreamRequest): void {
+    try {
+      checkCounts(req);
+      this.apply(req);
+    } catch (e) {
+      if (!(e instanceof PubSubError)) throw e;
+    }
   }
 
   private end(error: PubSubError): void {

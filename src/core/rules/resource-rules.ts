@@ -5,6 +5,7 @@ import { LIMITS, checkAckDeadline } from "./limits.ts";
 import { byteLength } from "../message.ts";
 import { dict } from "../safe-keys.ts";
 import type { MaskRules } from "./field-mask.ts";
+import { checkKmsKeyName, checkStoragePolicy, checkTags, type MessageStoragePolicy } from "./resource-fields.ts";
 import { DAY, MINUTE, SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource, type TopicResource } from "../resources.ts";
 
 const MIN_RETENTION = 10 * MINUTE;
@@ -102,9 +103,22 @@ function checkRetention(ms: number | undefined, field: string): void {
   }
 }
 
+/**
+ * A topic as kept: input-only tags checked and dropped, output-only satisfies_pzs ignored, unset
+ * storage policy and KMS key left out.
+ */
 export function normalizeTopic(t: TopicResource): TopicResource {
   checkRetention(t.messageRetentionDuration, "message_retention_duration");
-  return { ...t, labels: checkLabels(t.labels), state: "ACTIVE" };
+  checkTags(t.tags, t.name);
+  const { tags: _tags, satisfiesPzs: _pzs, ...kept } = t;
+  const out: TopicResource = { ...kept, labels: checkLabels(t.labels), state: "ACTIVE" };
+  const policy = checkStoragePolicy(t.messageStoragePolicy as MessageStoragePolicy | undefined);
+  if (policy) out.messageStoragePolicy = policy;
+  else delete out.messageStoragePolicy;
+  const key = checkKmsKeyName(t.kmsKeyName);
+  if (key) out.kmsKeyName = key;
+  else delete out.kmsKeyName;
+  return out;
 }
 
 export function normalizeSubscription(s: SubscriptionResource): SubscriptionResource {
@@ -112,8 +126,11 @@ export function normalizeSubscription(s: SubscriptionResource): SubscriptionReso
   checkAckDeadline(ack, "ack_deadline_seconds");
   const retention = s.messageRetentionDuration || SUBSCRIPTION_DEFAULTS.messageRetentionDuration;
   checkRetention(retention, "message_retention_duration");
+  checkTags(s.tags, s.name);
+  // Input-only tags and output-only Analytics Hub info are never kept (the proto: ignored if sent).
+  const { tags: _tags, analyticsHubSubscriptionInfo: _hub, ...kept } = s;
   const out: SubscriptionResource = {
-    ...s,
+    ...kept,
     ackDeadlineSeconds: ack,
     messageRetentionDuration: retention,
     labels: checkLabels(s.labels),

@@ -7,6 +7,7 @@ import type { Clock } from "../clock.ts";
 import { PubSubError, alreadyExists, bounded, failedPrecondition, invalid, notFound } from "../errors.ts";
 import { parseName, parseProject } from "../rules/names.ts";
 import { paginate, type Page } from "../rules/paging.ts";
+import { PROJECT_QUOTAS, ProjectMap } from "../rules/quotas.ts";
 import { compileSchema } from "./compile.ts";
 import type { CompiledSchema, SchemaType } from "./compiled.ts";
 
@@ -50,11 +51,11 @@ export interface SchemaInput {
   definition?: string;
 }
 
-export const SCHEMA_LIMITS = { schemasPerProject: 10_000, revisionsPerSchema: 20 } as const;
+export const SCHEMA_LIMITS = { schemasPerProject: PROJECT_QUOTAS.schemas, revisionsPerSchema: 20 } as const;
 
 export class SchemaRegistry {
   /** Revisions of each schema, oldest first. */
-  private schemas = new Map<string, SchemaRevision[]>();
+  private schemas = new ProjectMap<SchemaRevision[]>();
   private seq = 0;
   /** Called after a schema is deleted (topics then report `_deleted-schema_`). */
   onDelete: (name: string) => void = () => {};
@@ -62,6 +63,7 @@ export class SchemaRegistry {
   constructor(
     private clock: Clock,
     private writer: SchemaWriter = NO_WRITER,
+    private maxPerProject: number = SCHEMA_LIMITS.schemasPerProject,
   ) {}
 
   /**
@@ -84,12 +86,7 @@ export class SchemaRegistry {
     const name = `projects/${project}/schemas/${schemaId}`;
     parseName(name, "schemas", "schema_id");
     if (this.schemas.has(name)) throw alreadyExists(name);
-    let count = 0;
-    const prefix = `projects/${project}/schemas/`;
-    for (const n of this.schemas.keys()) if (n.startsWith(prefix)) count++;
-    if (count >= SCHEMA_LIMITS.schemasPerProject) {
-      throw new PubSubError("RESOURCE_EXHAUSTED", `The project ${project} already has ${count} schemas, the maximum allowed.`);
-    }
+    this.schemas.admit(name, "schemas", this.maxPerProject);
     const revision = this.revision(name, input);
     this.schemas.set(name, [revision]);
     this.write(name);

@@ -41,6 +41,9 @@ export interface Lease extends HeapEntry {
   deadline: number;
   readonly entry: Entry;
   readonly consumer: import("../delivery/consumer.ts").Consumer;
+  /** Links in its stream's list of leases the client has not touched yet (delivery/consumer.ts). */
+  prevUnconfirmed: Lease | null;
+  nextUnconfirmed: Lease | null;
 }
 
 export interface KeyQueue {
@@ -130,9 +133,11 @@ export class Backlog {
   /**
    * A delivered entry comes back (nack or expiry). For a key, every later outstanding entry of
    * that key comes back with it so the key is redelivered in order; those are returned so the
-   * caller can end their leases.
+   * caller can end their leases. With `keepLeases` (exactly-once: no redelivery while a lease is
+   * valid) they stay out, and the key waits until each is acked, nacked or expired, then goes
+   * again in order from its oldest unacked message.
    */
-  returnEntry(entry: Entry, notBefore: number, now: number): Entry[] {
+  returnEntry(entry: Entry, notBefore: number, now: number, keepLeases = false): Entry[] {
     const kq = entry.keyQueue;
     if (!kq) {
       this.waiting++;
@@ -141,7 +146,7 @@ export class Backlog {
       return [];
     }
     const i = kq.leased.indexOf(entry);
-    const back = i >= 0 ? kq.leased.splice(i) : [entry];
+    const back = i < 0 ? [entry] : keepLeases ? kq.leased.splice(i, 1) : kq.leased.splice(i);
     const later = back.filter((e) => e !== entry);
     this.waiting += back.length;
     kq.pending = back.concat(kq.pending).sort((a, b) => a.msg.seq - b.msg.seq);

@@ -4,6 +4,7 @@
  */
 import type { Lease } from "./backlog.ts";
 import type { Clock } from "../clock.ts";
+import { unlinkUnconfirmed } from "../delivery/consumer.ts";
 import { TimedHeap } from "../timed-heap.ts";
 
 export class Leases {
@@ -43,6 +44,7 @@ export class Leases {
 
   /** The lease is over (ack, nack, expiry, retention): its consumer has room for one more. */
   end(lease: Lease): void {
+    unlinkUnconfirmed(lease);
     this.byAckId.delete(lease.ackId);
     this.heap.remove(lease);
     lease.entry.lease = null;

@@ -6,7 +6,7 @@
  */
 import type { Entry, KeyQueue, Lease } from "./backlog.ts";
 import type { Clock } from "../clock.ts";
-import { Consumer } from "../delivery/consumer.ts";
+import { Consumer, linkUnconfirmed, unlinkUnconfirmed } from "../delivery/consumer.ts";
 import { PubSubError, failedPrecondition } from "../errors.ts";
 import type { BrokerObserver } from "../events.ts";
 import { Holdings } from "./holdings.ts";
@@ -18,6 +18,7 @@ import type { EntryState, Store } from "../store/store.ts";
 import type { Topic } from "../topic/topic.ts";
 import type { DeliveryStage } from "../stages/stages.ts";
 import type { TransformChain } from "../stages/transforms.ts";
+import type { CausalWake } from "../topic/causal-wake.ts";
 
 export interface SubscriptionHooks {
   /** Forwards a message that ran out of delivery attempts; true when it was accepted. */
@@ -59,6 +60,8 @@ export class Subscription {
   lastActive: number;
   /** Messages from this seq on were published while it existed (a seek to a time may restore them). */
   readonly createdSeq: number;
+  /** Hides just-published messages from streams and push until their Publish was answered. */
+  causal: CausalWake | null = null;
 
   constructor(
     public config: SubscriptionResource,
@@ -175,6 +178,25 @@ export class Subscription {
     this.lastActive = this.clock.now();
   }
 
+  /**
+   * A stream ended: what it was sent but the client never acked or modacked runs out within
+   * `graceMs` (it was most likely still in flight, for every official client modacks on receipt);
+   * a modack or ack that still comes by a unary call in that time keeps or settles it as usual.
+   * What the client touched keeps its deadline.
+   */
+  shortenUnconfirmed(c: Consumer, graceMs: number): void {
+    const until = this.clock.now() + graceMs;
+    let next: Lease | null;
+    for (let lease = c.unconfirmed; lease; lease = next) {
+      next = lease.nextUnconfirmed;
+      lease.prevUnconfirmed = lease.nextUnconfirmed = null;
+      if (lease.entry.lease !== lease || lease.deadline <= until) continue;
+      lease.deadline = until;
+      if (until < lease.key) this.leases.reschedule(lease, until);
+    }
+    c.unconfirmed = null;
+  }
+
   /** A backpressured consumer can take messages again. */
   resume(c: Consumer): void {
     c.ready = true;
@@ -227,6 +249,7 @@ export class Subscription {
         nacked = true;
         continue;
       }
+      unlinkUnconfirmed(lease);
       const deadline = now + seconds * SECOND;
       lease.deadline = deadline;
       if (deadline < lease.key) this.leases.reschedule(lease, deadline);
@@ -301,11 +324,16 @@ export class Subscription {
     const maxOut = c.maxOutstandingBytes;
     const deadline = now + c.ackDeadlineSeconds * SECOND;
     let run: KeyQueue | null = null;
+    const hiddenFrom = c.oneShot || !this.causal ? Infinity : this.causal.hiddenFrom;
     while (batch.length < limit) {
       if (maxOut && c.outstandingBytes + bytes >= maxOut) break;
       let e: Entry | undefined = this.holdings.backlog.next(now, run);
       if (!e && run) e = this.holdings.backlog.next(now, (run = null));
       if (!e) break;
+      if (e.msg.seq >= hiddenFrom) {
+        this.holdings.backlog.untake(e);
+        break;
+      }
       if (this.stage !== null && e.shown === null && !this.runStage(this.stage, e, now)) continue;
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
@@ -321,7 +349,8 @@ export class Subscription {
 
   private lease(e: Entry, c: Consumer, deadline: number): Delivery {
     const ackId = this.store.nextAckId();
-    const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1 };
+    const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1, prevUnconfirmed: null, nextUnconfirmed: null };
+    if (!c.oneShot) linkUnconfirmed(lease);
     e.lease = lease;
     e.attempts++;
     this.leases.add(lease, deadline);
@@ -357,7 +386,7 @@ export class Subscription {
     e.attempts++;
     if (this.config.deadLetterPolicy && this.deadLetter(e)) return false;
     const notBefore = now + Math.max(this.backoff(e.attempts), this.config.ackDeadlineSeconds * SECOND);
-    const later = this.holdings.backlog.returnEntry(e, notBefore, now);
+    const later = this.holdings.backlog.returnEntry(e, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const x of later) if (x.lease) this.leases.end(x.lease);
     this.delay(e, notBefore);
     return false;
@@ -382,7 +411,7 @@ export class Subscription {
     const dl = this.config.deadLetterPolicy;
     if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.deadLetter(entry)) return;
     const notBefore = now + this.backoff(entry.attempts);
-    const later = this.holdings.backlog.returnEntry(entry, notBefore, now);
+    const later = this.holdings.backlog.returnEntry(entry, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const e of later) if (e.lease) this.leases.end(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
   }

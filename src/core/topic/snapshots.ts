@@ -14,6 +14,8 @@ import { DAY, MINUTE } from "../resources.ts";
 import type { SnapshotRecord, Store } from "../store/store.ts";
 import type { Subscription } from "../subscription/subscription.ts";
 import { TimedHeap } from "../timed-heap.ts";
+import { PROJECT_QUOTAS, ProjectMap } from "../rules/quotas.ts";
+import { checkTags } from "../rules/resource-fields.ts";
 import type { Topic } from "./topic.ts";
 
 /** A snapshot as clients see it. */
@@ -47,7 +49,7 @@ interface Live extends HeapEntry {
 const EXPIRED_NAMES = 10_000;
 
 export class Snapshots {
-  private byName = new Map<string, Live>();
+  private byName = new ProjectMap<Live>();
   private expiry: TimedHeap<Live>;
   private expired = new Set<string>();
 
@@ -56,6 +58,7 @@ export class Snapshots {
     private clock: Clock,
     /** Broker events: snapshots are created, updated (labels, expiry, their topic deleted) and deleted. */
     private events: () => BrokerObserver | null = () => null,
+    private maxPerProject = PROJECT_QUOTAS.snapshots,
   ) {
     this.expiry = new TimedHeap<Live>(clock, (s) => this.expire(s.record.name));
   }
@@ -65,13 +68,15 @@ export class Snapshots {
   }
 
   /** CreateSnapshot; an empty name gets a generated one in the subscription's project. */
-  create(name: string, sub: Subscription, labels: Record<string, string> | undefined): SnapshotResource {
+  create(name: string, sub: Subscription, labels: Record<string, string> | undefined, tags?: Record<string, string>): SnapshotResource {
     const { project } = parseName(sub.name, "subscriptions", "subscription");
     if (!name) name = `projects/${project}/snapshots/snapshot-${crypto.randomUUID()}`;
     parseName(name, "snapshots");
+    checkTags(tags, name);
     if (this.byName.has(name)) throw alreadyExists(name);
     const topic = sub.topic;
     if (!topic) throw failedPrecondition(`The topic of subscription ${sub.name} was deleted; there is nothing to snapshot.`);
+    this.byName.admit(name, "snapshots", this.maxPerProject);
     const now = this.clock.now();
     const backlog = sub.unacked();
     const expireTime = (backlog[0]?.publishTime ?? now) + SNAPSHOT_LIFETIME;

@@ -3,6 +3,7 @@
  * retention is set or a snapshot of the topic lives, the store's log for the topic keeps every
  * message, trimmed from the oldest end as retention runs out and snapshots go.
  */
+import type { CausalWake } from "./causal-wake.ts";
 import type { Clock } from "../clock.ts";
 import { DeadlineTimer } from "../deadline-timer.ts";
 import type { BrokerObserver } from "../events.ts";
@@ -31,6 +32,8 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
   observer: BrokerObserver | null = null;
   /** The publish stages in order (stages.ts); empty for none: a publish pays one length check. */
   stages: readonly PublishStage[] = [];
+  /** Wakes subscriptions after the publisher's answer (causal delivery); null wakes them at once. */
+  wake: CausalWake | null = null;
 
   constructor(
     public config: TopicResource,
@@ -64,7 +67,8 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
     if (!this.logTimer.armed && this.config.messageRetentionDuration !== undefined) this.trimLog();
     const observer = this.observer;
     if (observer) for (const m of msgs) observer.published(this.name, m);
-    for (const s of subs) s.published();
+    if (this.wake) this.wake.add(subs, msgs[0].seq);
+    else for (const s of subs) s.published();
     const ids = new Array<string>(msgs.length);
     for (let i = 0; i < msgs.length; i++) ids[i] = msgs[i].id;
     return ids;

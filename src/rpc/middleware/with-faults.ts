@@ -42,11 +42,11 @@ function openStream(table: RpcTable, faults: FaultRegistry, first: StreamRequest
       sink.fail(e);
     },
   };
+  const dropFaultyAcks = (req: StreamRequest): StreamRequest =>
+    req.ackIds?.length && !faults.empty ? { ...req, ackIds: [...faults.filterAcks(STREAM, subscription, req.ackIds)] } : req;
   const handle: StreamHandle = {
-    handle(req) {
-      if (req.ackIds?.length && !faults.empty) req = { ...req, ackIds: [...faults.filterAcks(STREAM, subscription, req.ackIds)] };
-      session.handle(req);
-    },
+    handle: (req) => session.handle(dropFaultyAcks(req)),
+    late: (req) => session.late(dropFaultyAcks(req)),
     drained: () => session.drained(),
     close() {
       faults.streams.delete(open);

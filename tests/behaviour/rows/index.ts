@@ -8,6 +8,7 @@
 import { EXPORT_KIND_ROWS } from "./export-kinds.ts";
 import { IAM_ROWS } from "./iam.ts";
 import { NAME_AND_PUBLISH_ROWS } from "./names-and-publish.ts";
+import { RESOURCE_FIELD_ROWS } from "./resource-fields.ts";
 import { RESOURCE_ROWS } from "./resources.ts";
 import type { StatusRow } from "./row.ts";
 import { SCHEMA_ROWS } from "./schemas.ts";
@@ -17,6 +18,7 @@ import { SUBSCRIPTION_ROWS } from "./subscriptions.ts";
 export const ROWS: StatusRow[] = [
   ...NAME_AND_PUBLISH_ROWS,
   ...RESOURCE_ROWS,
+  ...RESOURCE_FIELD_ROWS,
   ...SUBSCRIPTION_ROWS,
   ...SNAPSHOT_ROWS,
   ...SCHEMA_ROWS,

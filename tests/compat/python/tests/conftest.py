@@ -144,6 +144,15 @@ def pull_for(subscriber, subscription, seconds, max_messages=100):
     return pull_until(subscriber, subscription, want=10**9, within=seconds, max_messages=max_messages)
 
 
+def stop_streaming(future):
+    """Cancels a streaming pull and waits (bounded) for it to wind down."""
+    future.cancel()
+    try:
+        future.result(timeout=10)
+    except Exception:
+        pass
+
+
 def run_subscriber(subscriber, sub, callback, done, flow_control=None, within=30):
     """Streaming-pull with the high-level subscriber until done() or the deadline."""
     kwargs = {"flow_control": flow_control} if flow_control else {}
@@ -155,8 +164,4 @@ def run_subscriber(subscriber, sub, callback, done, flow_control=None, within=30
                 future.result(timeout=1)
             time.sleep(0.05)
     finally:
-        future.cancel()
-        try:
-            future.result(timeout=10)
-        except Exception:
-            pass
+        stop_streaming(future)

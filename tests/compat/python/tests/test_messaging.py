@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from google.cloud import pubsub_v1
 
-from conftest import pull_for, pull_until, run_subscriber
+from conftest import pull_for, pull_until, run_subscriber, stop_streaming
 
 WAIT = 30  # upper bound for any "eventually" in this file, seconds
 
@@ -248,3 +248,36 @@ def test_lease_extension_beyond_ack_deadline(res, publisher, subscriber):
     run_subscriber(subscriber, sub, callback, done=done)
     assert acked.is_set()
     assert deliveries == [mid], f"redelivered while the handler held the lease: {deliveries}"
+
+
+def test_publish_then_wait_for_that_message_id(res, publisher, subscriber):
+    """The common test shape: id = publish().result(), then wait for the message whose id is id.
+
+    A message that reached the callback before its publish was answered would be ignored here and
+    the wait would time out; delivery after the answer (as on the real service) never does that.
+    """
+    topic = res.topic()
+    sub = res.subscription(topic)
+    lock = threading.Lock()
+    wanted = {"id": None}
+    arrived = threading.Event()
+    ignored = []
+
+    def callback(message):
+        with lock:
+            if message.message_id == wanted["id"]:
+                arrived.set()
+            else:
+                ignored.append(message.message_id)
+        message.ack()
+
+    future = subscriber.subscribe(sub, callback)
+    try:
+        time.sleep(0.3)  # the stream is open before the first publish
+        for i in range(10):
+            arrived.clear()
+            wanted["id"] = publisher.publish(topic, f"w{i}".encode()).result(timeout=WAIT)
+            assert arrived.wait(timeout=10), f"message {i} ({wanted['id']}) never matched; ignored {ignored}"
+    finally:
+        stop_streaming(future)
+    assert ignored == []

@@ -13,7 +13,7 @@ from google.api_core import exceptions
 from google.cloud.pubsub_v1.subscriber import exceptions as sub_exceptions
 from google.protobuf import timestamp_pb2
 
-from conftest import PROJECT_PATH, pull_until, run_subscriber, unique
+from conftest import PROJECT_PATH, pull_until, run_subscriber, stop_streaming, unique
 
 WAIT = 30
 
@@ -135,11 +135,7 @@ def test_exactly_once_ack_with_response(res, publisher, subscriber):
         assert stale.value.error_code == sub_exceptions.AcknowledgeStatus.INVALID_ACK_ID
         assert got[1].ack_with_response().result(timeout=WAIT) == sub_exceptions.AcknowledgeStatus.SUCCESS
     finally:
-        future.cancel()
-        try:
-            future.result(timeout=10)
-        except Exception:
-            pass
+        stop_streaming(future)
 
 
 def test_exactly_once_unary_ack_of_unknown_id_is_invalid_argument(res, subscriber):
