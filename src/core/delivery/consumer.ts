@@ -1,5 +1,4 @@
 /** A receiver of deliveries on a subscription: one StreamingPull stream or one waiting Pull. */
-import type { Lease } from "../subscription/backlog.ts";
 import type { Delivery } from "../message.ts";
 import type { PubSubError } from "../errors.ts";
 
@@ -35,7 +34,7 @@ export class Consumer {
    * ends these were most likely still in flight (every official client modacks on receipt), so
    * they go back at once instead of waiting out their deadline. An intrusive list: O(1) per message.
    */
-  unconfirmed: Lease | null = null;
+  unconfirmed: UnconfirmedLink | null = null;
 
   constructor(o: ConsumerOptions) {
     this.ackDeadlineSeconds = o.ackDeadlineSeconds;
@@ -56,8 +55,15 @@ export class Consumer {
   }
 }
 
+/** A lease as its consumer's unconfirmed list links it (subscription/backlog.ts's Lease is one). */
+export interface UnconfirmedLink {
+  readonly consumer: Consumer;
+  prevUnconfirmed: UnconfirmedLink | null;
+  nextUnconfirmed: UnconfirmedLink | null;
+}
+
 /** Adds a new lease of a stream to its consumer's unconfirmed list. */
-export function linkUnconfirmed(lease: Lease): void {
+export function linkUnconfirmed(lease: UnconfirmedLink): void {
   const c = lease.consumer;
   lease.nextUnconfirmed = c.unconfirmed;
   if (c.unconfirmed) c.unconfirmed.prevUnconfirmed = lease;
@@ -65,7 +71,7 @@ export function linkUnconfirmed(lease: Lease): void {
 }
 
 /** The client touched the lease (ack, modack) or it ended: off the unconfirmed list. */
-export function unlinkUnconfirmed(lease: Lease): void {
+export function unlinkUnconfirmed(lease: UnconfirmedLink): void {
   const { prevUnconfirmed: prev, nextUnconfirmed: next } = lease;
   if (prev) prev.nextUnconfirmed = next;
   else if (lease.consumer.unconfirmed === lease) lease.consumer.unconfirmed = next;

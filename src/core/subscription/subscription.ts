@@ -187,7 +187,7 @@ export class Subscription {
   shortenUnconfirmed(c: Consumer, graceMs: number): void {
     const until = this.clock.now() + graceMs;
     let next: Lease | null;
-    for (let lease = c.unconfirmed; lease; lease = next) {
+    for (let lease = c.unconfirmed as Lease | null; lease; lease = next) {
       next = lease.nextUnconfirmed;
       lease.prevUnconfirmed = lease.nextUnconfirmed = null;
       if (lease.entry.lease !== lease || lease.deadline <= until) continue;
