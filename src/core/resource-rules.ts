@@ -62,6 +62,10 @@ export const SUBSCRIPTION_MASK: MaskRules = {
       retry_policy: ["minimum_backoff", "maximum_backoff"],
       bigquery_config: ["table", "use_topic_schema", "write_metadata", "drop_unknown_fields", "use_table_schema", "service_account_email"],
       bigtable_config: ["table", "app_profile_id", "service_account_email", "write_metadata"],
+      cloud_storage_config: [
+        "bucket", "filename_prefix", "filename_suffix", "filename_datetime_format", "text_config", "avro_config",
+        "avro_config.write_metadata", "avro_config.use_topic_schema", "max_duration", "max_bytes", "max_messages", "service_account_email",
+      ],
     },
   ),
   immutable: new Set([

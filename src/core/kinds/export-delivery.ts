@@ -183,12 +183,14 @@ export class ExportDeliveries {
 const KIND_NAMES: ReadonlyArray<[keyof SubscriptionResource, string]> = [
   ["bigqueryConfig", "BigQuery"],
   ["bigtableConfig", "Bigtable"],
+  ["cloudStorageConfig", "Cloud Storage"],
 ];
 
 /** Pull and StreamingPull on an export subscription, refused as the real service refuses them. */
 export function exportRefusal(config: SubscriptionResource): PubSubError | null {
   for (const [field, label] of KIND_NAMES) {
-    if ((config[field] as { table?: string } | undefined)?.table) {
+    const c = config[field] as { table?: string; bucket?: string } | undefined;
+    if (c?.table || c?.bucket) {
       return failedPrecondition(`This method is not supported for ${label} subscriptions.`);
     }
   }

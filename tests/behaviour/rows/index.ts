@@ -5,6 +5,7 @@
  * (StreamingPull has no HTTP binding on the real service either; a name outside the path template
  * cannot be put in a URL).
  */
+import { CLOUD_STORAGE_ROWS } from "./cloud-storage.ts";
 import { EXPORT_KIND_ROWS } from "./export-kinds.ts";
 import { IAM_ROWS } from "./iam.ts";
 import { NAME_AND_PUBLISH_ROWS } from "./names-and-publish.ts";
@@ -22,4 +23,5 @@ export const ROWS: StatusRow[] = [
   ...SCHEMA_ROWS,
   ...IAM_ROWS,
   ...EXPORT_KIND_ROWS,
+  ...CLOUD_STORAGE_ROWS,
 ];
