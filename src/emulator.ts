@@ -18,6 +18,8 @@ import { listen } from "./listener.ts";
 import { HttpPushSender } from "./push/http-sender.ts";
 import { BigQueryKind } from "./sinks/bigquery/kind.ts";
 import { BigtableKind } from "./sinks/bigtable/kind.ts";
+import { CloudStorageKind } from "./sinks/storage/kind.ts";
+import { storageTarget } from "./sinks/storage/targets.ts";
 import { OidcSigner } from "./push/oidc.ts";
 import { SwitchableClock } from "./switchable-clock.ts";
 import { MemoryBudget } from "./core/memory-budget.ts";
@@ -61,6 +63,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const signer = new OidcSigner(() => clock.now());
   const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
+  const storage = storageTarget(c.storageDir, c.storageEmulatorHost);
   const broker = new Broker({
     clock,
     store,
@@ -68,7 +71,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
-    exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable],
+    exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock)],
     memory,
     transforms: loadQuickJsEngine,
   });
