@@ -1,6 +1,7 @@
 /** Validation and defaults of topic and subscription resources, as the real service applies them. */
 import { echo } from "./bounded.ts";
 import { invalid } from "./errors.ts";
+import { normalizeIngestionSettings } from "./kinds/storage/ingestion-config.ts";
 import { LIMITS, checkAckDeadline } from "./limits.ts";
 import { byteLength } from "./message.ts";
 import { dict } from "./safe-keys.ts";
@@ -108,7 +109,11 @@ function checkRetention(ms: number | undefined, field: string): void {
 
 export function normalizeTopic(t: TopicResource): TopicResource {
   checkRetention(t.messageRetentionDuration, "message_retention_duration");
-  return { ...t, labels: checkLabels(t.labels), state: "ACTIVE" };
+  const ingestion = normalizeIngestionSettings(t.ingestionDataSourceSettings);
+  const out: TopicResource = { ...t, labels: checkLabels(t.labels), state: ingestion.topicState };
+  if (ingestion.settings) out.ingestionDataSourceSettings = ingestion.settings;
+  else delete out.ingestionDataSourceSettings;
+  return out;
 }
 
 export function normalizeSubscription(s: SubscriptionResource): SubscriptionResource {

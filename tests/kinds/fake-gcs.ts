@@ -58,7 +58,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     },
     async upload(bucket, name, body) {
       const q = `uploadType=media&name=${encodeURIComponent(name)}`;
-      await ok(await fetch(`${url}/upload/storage/v1/b/${bucket}/o?${q}`, { method: "POST", body, signal: t() }));
+      await ok(await fetch(`${url}/upload/storage/v1/b/${bucket}/o?${q}`, { method: "POST", body: body as BodyInit, signal: t() }));
     },
     async list(bucket) {
       const r = await ok(await fetch(`${url}/storage/v1/b/${bucket}/o`, { signal: t() }));

@@ -8,6 +8,7 @@
 import { CLOUD_STORAGE_ROWS } from "./cloud-storage.ts";
 import { EXPORT_KIND_ROWS } from "./export-kinds.ts";
 import { IAM_ROWS } from "./iam.ts";
+import { INGESTION_ROWS } from "./ingestion.ts";
 import { NAME_AND_PUBLISH_ROWS } from "./names-and-publish.ts";
 import { RESOURCE_ROWS } from "./resources.ts";
 import type { StatusRow } from "./row.ts";
@@ -24,4 +25,5 @@ export const ROWS: StatusRow[] = [
   ...IAM_ROWS,
   ...EXPORT_KIND_ROWS,
   ...CLOUD_STORAGE_ROWS,
+  ...INGESTION_ROWS,
 ];
