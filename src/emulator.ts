@@ -20,6 +20,8 @@ import { BigQueryKind } from "./sinks/bigquery/kind.ts";
 import { BigtableKind } from "./sinks/bigtable/kind.ts";
 import { CloudStorageKind } from "./sinks/storage/kind.ts";
 import { storageTarget } from "./sinks/storage/targets.ts";
+import { ImportLedger } from "./ingest/ledger.ts";
+import { StorageImports } from "./ingest/storage-imports.ts";
 import { OidcSigner } from "./push/oidc.ts";
 import { SwitchableClock } from "./switchable-clock.ts";
 import { MemoryBudget } from "./core/memory-budget.ts";
@@ -34,6 +36,8 @@ export interface Emulator {
   readonly host: string;
   readonly broker: Broker;
   readonly clock: SwitchableClock;
+  /** Cloud Storage import topics. */
+  readonly imports: StorageImports;
   stop(): Promise<void>;
 }
 
@@ -87,6 +91,8 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   // Metrics count from the start, so /metrics counters cover every message.
   const counters = new Counters();
   broker.observe(counters);
+  const imports = new StorageImports(broker, storage, clock, new ImportLedger(c.dataDir || null));
+  imports.start();
   // Wrapped once, so every transport registered over the table meets the injected faults.
   const faults = new FaultRegistry();
   const table = withFaults(createRpcTable(broker), faults);
@@ -108,14 +114,16 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     onClosing: () => broker.shutdown(),
   }).catch((e) => {
+    imports.stop();
     close();
     throw e;
   });
   const stop = async () => {
+    imports.stop();
     broker.stopPush();
     bigtable.close();
     await listener.close();
     close();
   };
-  return { port: listener.port, host: c.host, broker, clock, stop };
+  return { port: listener.port, host: c.host, broker, clock, imports, stop };
 }

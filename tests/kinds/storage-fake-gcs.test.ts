@@ -1,6 +1,7 @@
-/** Cloud Storage subscriptions writing through STORAGE_EMULATOR_HOST to a real Cloud Storage emulator, fake-gcs-server. */
+/** Cloud Storage subscriptions and import topics through STORAGE_EMULATOR_HOST against a real Cloud Storage emulator, fake-gcs-server. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
+import { importTopic, pullN, pullNothing, rawClients } from "../ingest/helpers.ts";
 import { startFakeGcs, type FakeGcs } from "./fake-gcs.ts";
 import { readAvro, storageState } from "./storage-helpers.ts";
 
@@ -55,4 +56,24 @@ test("an Avro object uploaded to fake-gcs-server reads back with avsc", async ()
   expect(records.map((r) => r.message_id)).toEqual(ids);
   expect(records.map((r) => String(r.data))).toEqual(["a0", "a1", "a2", "a3"]);
   expect(records.map((r) => (r.attributes as Record<string, string>).n)).toEqual(["0", "1", "2", "3"]);
+});
+
+test("an import topic reads fake-gcs-server's objects once, and finds a new one on its next listing", async () => {
+  const bucket = bucketName();
+  await gcs.createBucket(bucket);
+  await gcs.upload(bucket, "dir/one.txt", "f1\nf2\n");
+  const raw = rawClients(emu);
+  try {
+    const { topic, sub } = await importTopic(emu.client(), { cloudStorage: { bucket, matchGlob: "dir/**" } });
+    expect((await pullN(raw, sub.name, 2)).map((m) => m.data).sort()).toEqual(["f1", "f2"]);
+    await gcs.upload(bucket, "dir/two.txt", "f3");
+    await gcs.upload(bucket, "other.txt", "not matched");
+    await emu.advance("10s");
+    expect((await pullN(raw, sub.name, 1)).map((m) => m.data)).toEqual(["f3"]);
+    await emu.advance("10s");
+    expect(await pullNothing(raw, sub.name)).toBe(0);
+    expect(emu.imports.status(topic.name)).toMatchObject({ state: "ACTIVE", objects: 2, messages: 3 });
+  } finally {
+    await raw.close();
+  }
 });

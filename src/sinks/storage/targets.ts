@@ -6,7 +6,7 @@
  * (anything else: the write is retried).
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, statSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, statSync, watch } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -23,6 +23,8 @@ export interface StorageTarget {
   put(bucket: string, name: string, bytes: Uint8Array, contentType: string): Promise<void>;
   list(bucket: string): Promise<StorageObjectInfo[]>;
   get(bucket: string, name: string): Promise<Uint8Array>;
+  /** Calls `onBucket` when something in a bucket may have changed; returns the unwatch. */
+  watch?(onBucket: (bucket: string) => void): () => void;
 }
 
 const stateOfError = (e: unknown): string => {
@@ -99,6 +101,26 @@ export class DirTarget implements StorageTarget {
 
   async get(bucket: string, name: string): Promise<Uint8Array> {
     return new Uint8Array(await Bun.file(join(this.dir, bucket, objectPath(name))).arrayBuffer());
+  }
+
+  /** One recursive watcher on the directory; a bucket's events are folded into one call per 50 ms. */
+  watch(onBucket: (bucket: string) => void): () => void {
+    const pending = new Map<string, ReturnType<typeof setTimeout>>();
+    let w: ReturnType<typeof watch> | null = null;
+    try {
+      w = watch(this.dir, { recursive: true }, (_event, file) => {
+        const bucket = String(file ?? "").split("/")[0];
+        if (!bucket || bucket === TMP_DIR || pending.has(bucket)) return;
+        pending.set(bucket, setTimeout(() => (pending.delete(bucket), onBucket(bucket)), 50));
+      });
+      w.on("error", () => {});
+    } catch {
+      // no watcher: the periodic scan still finds new objects
+    }
+    return () => {
+      w?.close();
+      for (const t of pending.values()) clearTimeout(t);
+    };
   }
 }
 
