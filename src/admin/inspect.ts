@@ -49,6 +49,8 @@ export function subscriptionSummary(deps: InspectDeps, name: string) {
     ...gauges(sub, deps.broker.clock.now()),
     ...deps.counters.subscriptions.get(name),
     messageTransforms: sub.transform?.summary() ?? null,
+    // BigQuery, Bigtable, Cloud Storage: state and what was written; Cloud Storage also its open batch.
+    export: deps.broker.exportStatus(name),
   };
 }
 

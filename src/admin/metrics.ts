@@ -118,8 +118,16 @@ export function prometheus(deps: MetricsDeps): string {
     for (const s of subs) w.sample(P + name, subLabels(s), value(s));
   }
   const rows = P + "export_rows_written_total";
-  w.family(rows, "counter", "Rows written by BigQuery and Bigtable subscriptions.");
+  w.family(rows, "counter", "Rows (Cloud Storage: messages) written by BigQuery, Bigtable and Cloud Storage subscriptions.");
   for (const s of subs) if (s.exportKind) w.sample(rows, { ...subLabels(s), kind: s.exportKind, state: s.exportState }, s.rowsWritten);
+  const gcs = subs.filter((s) => s.exportKind === "cloud_storage");
+  for (const [name, help, value] of [
+    ["export_objects_written_total", "Objects written by Cloud Storage subscriptions.", (s: SubscriptionStats) => s.objectsWritten],
+    ["export_bytes_written_total", "Bytes of the objects written by Cloud Storage subscriptions.", (s: SubscriptionStats) => s.bytesWritten],
+  ] as const) {
+    w.family(P + name, "counter", help);
+    for (const s of gcs) w.sample(P + name, { ...subLabels(s), state: s.exportState }, value(s));
+  }
   transformFamilies(w, deps.broker);
   const stats = deps.broker.stats();
   w.family(P + "topics", "gauge", "Topics.");
@@ -191,7 +199,7 @@ function capTopics(all: TopicStats[]): TopicStats[] {
 function capSubscriptions(all: SubscriptionStats[]): SubscriptionStats[] {
   if (all.length <= MAX_LABELLED) return all;
   const other: SubscriptionStats = {
-    name: OTHER, topic: OTHER, detached: false, exportKind: "", exportState: "", rowsWritten: 0, backlog: 0, outstanding: 0, oldestUnackedAgeSeconds: 0, openStreams: 0,
+    name: OTHER, topic: OTHER, detached: false, exportKind: "", exportState: "", rowsWritten: 0, objectsWritten: 0, bytesWritten: 0, backlog: 0, outstanding: 0, oldestUnackedAgeSeconds: 0, openStreams: 0,
     delivered: 0, acked: 0, nacked: 0, expired: 0, deadLettered: 0,
   };
   for (const s of all.slice(MAX_LABELLED)) {

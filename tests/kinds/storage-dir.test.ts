@@ -157,3 +157,20 @@ test("a failed write is a redelivery: the bucket removed mid-batch, its messages
   const [name] = await gcs.waitObjects(bucket, 1);
   expect(gcs.read(bucket, name).toString().split("\n").sort()).toEqual(["a", "b"]);
 });
+
+test("inspection lists the open batch; metrics count objects and bytes", async () => {
+  const { bucket, topic, sub } = await setup({ maxMessages: 1000 });
+  await topic.publishMessage({ data: Buffer.from("12345") });
+  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  const id = sub.name.split("/").pop();
+  const summary = await emu.admin("GET", `/emulator/v1/projects/${PROJECT}/subscriptions/${id}`);
+  const now = emu.broker.clock.now();
+  expect(summary.export).toEqual({ kind: "cloud_storage", state: "ACTIVE", rows: 0, objects: 0, bytes: 0, openBatch: { messages: 1, bytes: 6, startedAt: now, closesAt: now + 300_000 } });
+  await emu.advance("300s");
+  await gcs.waitObjects(bucket, 1);
+  await waitFor(() => emu.broker.exportStatus(sub.name)?.objects === 1, 5000, "counted");
+  const metrics = await (await fetch(`http://${emu.endpoint}/metrics`)).text();
+  const labels = `project="${PROJECT}",subscription="${id}",topic="${topic.name.split("/").pop()}",state="ACTIVE"`;
+  expect(metrics).toContain(`pubsub_emulator_export_objects_written_total{${labels}} 1`);
+  expect(metrics).toContain(`pubsub_emulator_export_bytes_written_total{${labels}} 5`);
+});
