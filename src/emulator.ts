@@ -75,7 +75,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     fillWaitMs: c.fillWaitMs,
     pullWaitMs: c.pullWaitMs,
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
-    exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock)],
+    exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
     memory,
     transforms: loadQuickJsEngine,
   });

@@ -13,6 +13,8 @@ import { objectName } from "../../core/kinds/storage/object-names.ts";
 import { recordSize } from "../../core/kinds/storage/records.ts";
 import type { Delivery } from "../../core/message.ts";
 import type { SubscriptionResource } from "../../core/resources.ts";
+import type { SchemaRegistry } from "../../core/schemas/registry.ts";
+import type { SchemaSettings } from "../../core/schemas/topic-schema.ts";
 import type { Subscription } from "../../core/subscription.ts";
 import { encodeObject } from "./encode.ts";
 import type { StorageTarget } from "./targets.ts";
@@ -28,6 +30,7 @@ export class CloudStorageKind implements ExportKind {
   constructor(
     readonly target: StorageTarget | null,
     clock: Clock,
+    private schemas?: () => SchemaRegistry,
   ) {
     this.batches = new StorageBatches(clock, (d, config) => recordSize(config, d.message), (sub, batch) => this.flush(sub, batch));
   }
@@ -75,10 +78,11 @@ export class CloudStorageKind implements ExportKind {
     return this.batches.add(sub, batch);
   }
 
-  private async flush(_sub: Subscription, batch: StorageBatch): Promise<number> {
+  private async flush(sub: Subscription, batch: StorageBatch): Promise<number> {
     const c = storageConfigOf(batch.config)!;
-    const { bytes, contentType } = await encodeObject(batch).catch(() => {
-      throw "ACTIVE";
+    const topic = this.schemas ? { registry: this.schemas(), settings: sub.topic?.config.schemaSettings as SchemaSettings | undefined } : undefined;
+    const { bytes, contentType } = await encodeObject(batch, topic).catch((e: unknown) => {
+      throw e === "SCHEMA_MISMATCH" ? e : "ACTIVE";
     });
     await this.target!.put(c.bucket!, objectName(c, batch.startedAt, randomUUID()), bytes, contentType);
     return bytes.length;
