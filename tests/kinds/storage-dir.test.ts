@@ -1,16 +1,13 @@
 /** Cloud Storage subscriptions writing to a `--storage-dir`: batch boundaries on the manual clock, names, text and Avro. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import { readAvro, StorageDir, storageState } from "./storage-helpers.ts";
+import { beforeAll, expect, test } from "bun:test";
+import { PROJECT, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
+import { readAvro, storageEmulator, storageState } from "./storage-helpers.ts";
 
+const env = storageEmulator();
+const gcs = env.gcs;
 let emu: TestEmulator;
-const gcs = new StorageDir();
-beforeAll(async () => {
-  emu = await startTestEmulator({ clock: "manual", storageDir: gcs.dir });
-});
-afterAll(async () => {
-  await emu?.close();
-  gcs.remove();
+beforeAll(() => {
+  emu = env.emu;
 });
 
 const bucketName = () => unique("b").toLowerCase();

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Readable } from "node:stream";
 import type { Subscription } from "@google-cloud/pubsub";
-import { waitFor } from "../helpers/emulator.ts";
+import { afterAll, beforeAll } from "bun:test";
+import { startTestEmulator, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 
 export class StorageDir {
   readonly dir = mkdtempSync(join(tmpdir(), "gcs-"));
@@ -69,4 +70,24 @@ export async function readAvro(bytes: Buffer): Promise<{ schema: unknown; record
 export async function storageState(sub: Subscription): Promise<string> {
   const [meta] = await sub.getMetadata();
   return String((meta.cloudStorageConfig as { state?: unknown } | null)?.state);
+}
+
+/** A manual-clock emulator on a fresh `--storage-dir` for the calling test file; `emu` is set before its tests run. */
+export function storageEmulator(): { readonly emu: TestEmulator; gcs: StorageDir } {
+  const gcs = new StorageDir();
+  let emu: TestEmulator | undefined;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ clock: "manual", storageDir: gcs.dir });
+  });
+  afterAll(async () => {
+    await emu?.close();
+    gcs.remove();
+  });
+  return {
+    gcs,
+    get emu() {
+      if (!emu) throw new Error("the emulator starts in beforeAll");
+      return emu;
+    },
+  };
 }

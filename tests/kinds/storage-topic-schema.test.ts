@@ -1,17 +1,14 @@
 /** Cloud Storage Avro objects with use_topic_schema: the topic's Avro schema (plus metadata fields), or SCHEMA_MISMATCH. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { SchemaTypes } from "@google-cloud/pubsub";
-import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import { readAvro, StorageDir } from "./storage-helpers.ts";
+import { PROJECT, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
+import { readAvro, storageEmulator } from "./storage-helpers.ts";
 
+const env = storageEmulator();
+const gcs = env.gcs;
 let emu: TestEmulator;
-const gcs = new StorageDir();
-beforeAll(async () => {
-  emu = await startTestEmulator({ clock: "manual", storageDir: gcs.dir });
-});
-afterAll(async () => {
-  await emu?.close();
-  gcs.remove();
+beforeAll(() => {
+  emu = env.emu;
 });
 
 const AVRO = JSON.stringify({ type: "record", name: "Order", fields: [{ name: "sku", type: "string" }, { name: "qty", type: "int" }] });
