@@ -20,6 +20,8 @@ import { objectMessages } from "./object-messages.ts";
 
 export const SCAN_INTERVAL_MS = 10_000;
 const CHUNK = 500;
+/** An object is read whole before it is split into messages; larger ones are skipped as failures. */
+export const MAX_IMPORT_OBJECT_BYTES = 256 * 1024 * 1024;
 
 interface Import {
   topic: string;
@@ -193,6 +195,7 @@ export class StorageImports extends NullObserver {
     let messages: MessageInput[];
     const f = this.figures.get(imp.topic)!;
     try {
+      if (o.size > MAX_IMPORT_OBJECT_BYTES) throw new Error("too large");
       const bytes = await this.target!.get(imp.source.bucket, o.name);
       messages = await objectMessages(bytes, inputFormatOf(imp.source), imp.source.textFormat?.delimiter);
     } catch {

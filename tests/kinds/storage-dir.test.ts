@@ -171,3 +171,14 @@ test("inspection lists the open batch; metrics count objects and bytes", async (
   expect(metrics).toContain(`pubsub_emulator_export_objects_written_total{${labels}} 1`);
   expect(metrics).toContain(`pubsub_emulator_export_bytes_written_total{${labels}} 5`);
 });
+
+test("hostile prefixes stay inside the bucket folder: '..' segments are encoded, not followed", async () => {
+  const { bucket, topic, sub } = await setup({ filenamePrefix: "../../escape/./x/" });
+  await topic.publishMessage({ data: Buffer.from("inside") });
+  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await emu.advance("300s");
+  const [name] = await gcs.waitObjects(bucket, 1);
+  expect(name.startsWith("%2E%2E/%2E%2E/escape/%2E/x/")).toBe(true);
+  expect(gcs.read(bucket, name).toString()).toBe("inside");
+  expect(gcs.objects("escape")).toEqual([]);
+});
