@@ -123,3 +123,11 @@ test("sources the emulator cannot reach are stored and say so", async () => {
   expect(meta.ingestionDataSourceSettings?.awsKinesis?.state).toBe("STREAM_NOT_FOUND");
   expect(meta.ingestionDataSourceSettings?.awsKinesis?.streamArn).toBe("arn:aws:kinesis:us-east-1:1:stream/s");
 });
+
+test("an object renamed into the bucket folder is ingested at once: the directory watch, no clock needed", async () => {
+  const bucket = newBucket();
+  const { sub } = await importTopic(emu.client(), { cloudStorage: { bucket } });
+  await Bun.sleep(50);
+  putObject(gcs.dir, bucket, "now.txt", "watched");
+  expect((await pullN(raw, sub.name, 1)).map((m) => m.data)).toEqual(["watched"]);
+});
