@@ -57,7 +57,7 @@ export class StorageBatches {
       const d = deliveries[i];
       const size = this.sizeOf(d, o.batch.config);
       if (o.batch.deliveries.length && o.batch.bytes + size > o.limits.maxBytes) {
-        parts.push(this.settled(o, deliveries.slice(from, i)));
+        if (i > from) parts.push(this.settled(o, deliveries.slice(from, i)));
         from = i;
         this.close(sub, o);
         o = this.current(sub);
@@ -85,12 +85,6 @@ export class StorageBatches {
 
   figures(sub: Subscription): Written {
     return this.written.get(sub) ?? { objects: 0, bytes: 0 };
-  }
-
-  /** Closes the subscription's open batch now (a changed config, a deleted subscription). */
-  closeNow(sub: Subscription): void {
-    const o = this.open.get(sub);
-    if (o) this.close(sub, o);
   }
 
   private settled(o: Open, part: Delivery[]): Promise<SinkResult> {
