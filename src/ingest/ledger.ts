@@ -51,7 +51,11 @@ export class ImportLedger {
     const out: Record<string, { key: string; objects: [string, Progress][] }> = {};
     for (const [t, v] of this.topics) out[t] = { key: v.key, objects: [...v.objects] };
     const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(out));
-    renameSync(tmp, this.file);
+    try {
+      writeFileSync(tmp, JSON.stringify(out));
+      renameSync(tmp, this.file);
+    } catch {
+      // A full or read-only disk: the ledger stays in memory and the next save writes it whole.
+    }
   }
 }

@@ -77,8 +77,13 @@ export class StorageImports extends NullObserver {
 
   override resourceChanged(kind: ResourceKind, change: ResourceChange, name: string): void {
     if (kind !== "topic") return;
-    if (change === "deleted") this.drop(name, true);
-    else this.sync(name);
+    // Called inside the broker's operation: nothing here may fail it.
+    try {
+      if (change === "deleted") this.drop(name, true);
+      else this.sync(name);
+    } catch {
+      // a glob Bun cannot compile: the import waits for the next change
+    }
   }
 
   /** Scans now (tests, the operator API). */
@@ -160,6 +165,8 @@ export class StorageImports extends NullObserver {
         imp.again = false;
         await this.scanOnce(imp);
       } while (imp.again && this.live(imp));
+    } catch {
+      // Nothing a bucket holds may stop the server: the next scan tries again.
     } finally {
       imp.scanning = false;
       if (this.live(imp)) imp.timer = this.clock.schedule(this.clock.now() + SCAN_INTERVAL_MS, () => void this.scan(imp));
