@@ -99,7 +99,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const rest = restHandler(table);
-  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe() });
+  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe(), imports });
   // REST/JSON under /v1/, as on pubsub.googleapis.com; health, metrics and the operator API beside it.
   const hosts = new Set([c.host.toLowerCase()]);
   const http: RequestListener = (req, res) => {

@@ -3,6 +3,7 @@
  * process memory, the memory budget when one is set). A client asking for JSON (the bench) and
  * GET /metrics.json get the process and broker summary as JSON.
  */
+import type { ImportStatus, ImportStatusSource } from "../ingest/storage-imports.ts";
 import type { IncomingMessage } from "node:http";
 import type { Broker } from "../core/broker.ts";
 import { internalErrorCount } from "../internal-errors.ts";
@@ -21,6 +22,7 @@ export interface MetricsDeps {
   broker: Broker;
   counters: Counters;
   memoryBudget?: MemoryBudgetProbe;
+  imports?: ImportStatusSource;
 }
 
 const started = Date.now();
@@ -129,6 +131,7 @@ export function prometheus(deps: MetricsDeps): string {
     for (const s of gcs) w.sample(P + name, { ...subLabels(s), state: s.exportState }, value(s));
   }
   transformFamilies(w, deps.broker);
+  importFamilies(w, deps);
   const stats = deps.broker.stats();
   w.family(P + "topics", "gauge", "Topics.");
   w.sample(P + "topics", {}, stats.topics);
@@ -136,6 +139,25 @@ export function prometheus(deps: MetricsDeps): string {
   w.sample(P + "subscriptions", {}, stats.subscriptions);
   processFamilies(w, deps.memoryBudget?.() ?? null);
   return w.lines.join("\n") + "\n";
+}
+
+/** Cloud Storage import topics: objects and messages ingested, objects or messages skipped, by state. */
+function importFamilies(w: Writer, deps: MetricsDeps): void {
+  const P = "pubsub_emulator_";
+  const rows: { labels: Record<string, string>; s: ImportStatus }[] = [];
+  for (const t of deps.broker.resources().topics) {
+    const s = deps.imports?.status(t.name);
+    if (s && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], topic: split(t.name)[1], state: s.state }, s });
+  }
+  const families: [string, string, (s: ImportStatus) => number][] = [
+    ["import_objects_total", "Objects a Cloud Storage import topic ingested.", (s) => s.objects],
+    ["import_messages_total", "Messages a Cloud Storage import topic published.", (s) => s.messages],
+    ["import_failures_total", "Objects or messages a Cloud Storage import topic skipped (unreadable, too large, refused by the topic).", (s) => s.failed],
+  ];
+  for (const [name, help, value] of families) {
+    w.family(P + name, "counter", help);
+    for (const r of rows) w.sample(P + name, r.labels, value(r.s));
+  }
 }
 
 /** Message transforms: per topic or subscription that has enabled ones (since they were last set). */

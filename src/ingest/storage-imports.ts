@@ -34,6 +34,11 @@ interface Import {
   glob: { match(name: string): boolean } | null;
 }
 
+/** What the operator surface reads. */
+export interface ImportStatusSource {
+  status(topic: string): ImportStatus | null;
+}
+
 export interface ImportStatus {
   state: string;
   objects: number;

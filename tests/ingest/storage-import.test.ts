@@ -131,3 +131,22 @@ test("an object renamed into the bucket folder is ingested at once: the director
   putObject(gcs.dir, bucket, "now.txt", "watched");
   expect((await pullN(raw, sub.name, 1)).map((m) => m.data)).toEqual(["watched"]);
 });
+
+test("inspection and metrics show an import topic's state and what it ingested", async () => {
+  const bucket = newBucket();
+  putObject(gcs.dir, bucket, "x.txt", "1\n2");
+  putObject(gcs.dir, bucket, "bad.avro", "not avro");
+  const { topic, sub } = await importTopic(emu.client(), { cloudStorage: { bucket, matchGlob: "*.txt" } });
+  await pullN(raw, sub.name, 2);
+  const id = topic.name.split("/").pop();
+  const summary = await emu.admin("GET", `/emulator/v1/projects/${PROJECT}/topics/${id}`);
+  expect(summary.ingestion).toEqual({ state: "ACTIVE", objects: 1, messages: 2, failed: 0 });
+  const metrics = await (await fetch(`http://${emu.endpoint}/metrics`)).text();
+  expect(metrics).toContain(`pubsub_emulator_import_messages_total{project="${PROJECT}",topic="${id}",state="ACTIVE"} 2`);
+  expect(metrics).toContain(`pubsub_emulator_import_objects_total{project="${PROJECT}",topic="${id}",state="ACTIVE"} 1`);
+
+  // An object that is not Avro, in an Avro import: skipped and counted, nothing published.
+  const { topic: avroTopic, sub: avroSub } = await importTopic(emu.client(), { cloudStorage: { bucket, avroFormat: {}, matchGlob: "*.avro" } });
+  await waitFor(() => emu.imports.status(avroTopic.name)?.failed === 1, 5000, "the bad object counted");
+  expect(await pullNothing(raw, avroSub.name)).toBe(0);
+});
