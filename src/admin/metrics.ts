@@ -143,44 +143,43 @@ export function prometheus(deps: MetricsDeps): string {
 
 /** Cloud Storage import topics: objects and messages ingested, objects or messages skipped, by state. */
 function importFamilies(w: Writer, deps: MetricsDeps): void {
-  const P = "pubsub_emulator_";
-  const rows: { labels: Record<string, string>; s: ImportStatus }[] = [];
+  const rows: { labels: Record<string, string>; of: ImportStatus }[] = [];
   for (const t of deps.broker.resources().topics) {
     const s = deps.imports?.status(t.name);
-    if (s && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], topic: split(t.name)[1], state: s.state }, s });
+    if (s && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], topic: split(t.name)[1], state: s.state }, of: s });
   }
-  const families: [string, string, (s: ImportStatus) => number][] = [
+  counterFamilies(w, rows, [
     ["import_objects_total", "Objects a Cloud Storage import topic ingested.", (s) => s.objects],
     ["import_messages_total", "Messages a Cloud Storage import topic published.", (s) => s.messages],
     ["import_failures_total", "Objects or messages a Cloud Storage import topic skipped (unreadable, too large, refused by the topic).", (s) => s.failed],
-  ];
+  ]);
+}
+
+/** One counter family per entry, one sample per row (labels and the value it is read from). */
+function counterFamilies<T>(w: Writer, rows: readonly { labels: Record<string, string>; of: T }[], families: readonly [string, string, (v: T) => number][]): void {
   for (const [name, help, value] of families) {
-    w.family(P + name, "counter", help);
-    for (const r of rows) w.sample(P + name, r.labels, value(r.s));
+    w.family(`pubsub_emulator_${name}`, "counter", help);
+    for (const r of rows) w.sample(`pubsub_emulator_${name}`, r.labels, value(r.of));
   }
 }
 
 /** Message transforms: per topic or subscription that has enabled ones (since they were last set). */
 function transformFamilies(w: Writer, broker: Broker): void {
-  const P = "pubsub_emulator_";
-  const rows: { labels: Record<string, string>; chain: NonNullable<ReturnType<Broker["transformsOf"]>> }[] = [];
+  type Chain = NonNullable<ReturnType<Broker["transformsOf"]>>;
+  const rows: { labels: Record<string, string>; of: Chain }[] = [];
   const { topics, subscriptions } = broker.resources();
   for (const t of topics) {
     const chain = broker.transformsOf(t.name);
-    if (chain && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], resource_type: "topic", resource: split(t.name)[1] }, chain });
+    if (chain && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], resource_type: "topic", resource: split(t.name)[1] }, of: chain });
   }
   for (const s of subscriptions) {
-    if (s.transform && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(s.name)[0], resource_type: "subscription", resource: split(s.name)[1] }, chain: s.transform });
+    if (s.transform && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(s.name)[0], resource_type: "subscription", resource: split(s.name)[1] }, of: s.transform });
   }
-  const families: [string, string, (c: (typeof rows)[number]["chain"]) => number][] = [
+  counterFamilies<Chain>(w, rows, [
     ["transformed_messages_total", "Messages that passed every message transform of the resource.", (c) => c.transformed],
     ["filtered_messages_total", "Messages a message transform filtered out (returned null).", (c) => c.filtered],
     ["transform_failed_messages_total", "Messages a message transform failed on (threw, bad result, time or memory limit).", (c) => c.failed],
-  ];
-  for (const [name, help, value] of families) {
-    w.family(P + name, "counter", help);
-    for (const r of rows) w.sample(P + name, r.labels, value(r.chain));
-  }
+  ]);
 }
 
 function processFamilies(w: Writer, budget: ReturnType<MemoryBudgetProbe>): void {
