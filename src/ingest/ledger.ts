@@ -17,8 +17,8 @@ export class ImportLedger {
     this.file = dataDir ? join(dataDir, "storage-imports.json") : null;
     if (this.file && existsSync(this.file)) {
       try {
-        const saved = JSON.parse(readFileSync(this.file, "utf8")) as Record<string, { key: string; objects: [string, Progress][] }>;
-        for (const [topic, v] of Object.entries(saved)) this.topics.set(topic, { key: v.key, objects: new Map(v.objects) });
+        const saved = JSON.parse(readFileSync(this.file, "utf8")) as [string, { key: string; objects: [string, Progress][] }][];
+        for (const [topic, v] of saved) this.topics.set(topic, { key: v.key, objects: new Map(v.objects) });
       } catch {
         // an unreadable ledger starts empty
       }
@@ -48,8 +48,7 @@ export class ImportLedger {
 
   private save(): void {
     if (!this.file) return;
-    const out: Record<string, { key: string; objects: [string, Progress][] }> = {};
-    for (const [t, v] of this.topics) out[t] = { key: v.key, objects: [...v.objects] };
+    const out = [...this.topics].map(([t, v]) => [t, { key: v.key, objects: [...v.objects] }]);
     const tmp = `${this.file}.tmp`;
     try {
       writeFileSync(tmp, JSON.stringify(out));

@@ -9,6 +9,7 @@ import avro from "avsc";
 import { Readable } from "node:stream";
 import type { InputFormat } from "../core/kinds/storage/ingestion-config.ts";
 import type { MessageInput } from "../core/message.ts";
+import { dict } from "../core/safe-keys.ts";
 
 export function textMessages(bytes: Uint8Array, delimiter = "\n"): MessageInput[] {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -47,7 +48,7 @@ export async function objectMessages(bytes: Uint8Array, format: InputFormat, del
   for (const r of records as Array<Record<string, unknown>>) {
     const data = toBytes(r?.data) ?? new Uint8Array(0);
     const attrs = r?.attributes && typeof r.attributes === "object" ? (r.attributes as Record<string, unknown>) : null;
-    const attributes: Record<string, string> = {};
+    const attributes = dict();
     let n = 0;
     if (attrs) {
       for (const k of Object.keys(attrs)) {

@@ -150,3 +150,15 @@ test("inspection and metrics show an import topic's state and what it ingested",
   await waitFor(() => emu.imports.status(avroTopic.name)?.failed === 1, 5000, "the bad object counted");
   expect(await pullNothing(raw, avroSub.name)).toBe(0);
 });
+
+test("Pub/Sub Avro attributes named constructor are plain attributes; __proto__ (which avsc's map reader drops) pollutes nothing", async () => {
+  const bucket = newBucket();
+  const schema = { type: "record", name: "M", fields: [{ name: "data", type: "bytes" }, { name: "attributes", type: { type: "map", values: "string" } }] };
+  const attributes = JSON.parse('{"__proto__":"p","constructor":"c","k":"v"}');
+  putObject(gcs.dir, bucket, "m.avro", await avroContainer(schema, [{ data: Buffer.from("d"), attributes }]));
+  const { sub } = await importTopic(emu.client(), { cloudStorage: { bucket, pubsubAvroFormat: {} } });
+  const [m] = await pullN(raw, sub.name, 1);
+  expect(m.data).toBe("d");
+  expect(Object.entries(m.attributes).sort()).toEqual([["constructor", "c"], ["k", "v"]]);
+  expect(({} as Record<string, unknown>).p).toBeUndefined();
+});
