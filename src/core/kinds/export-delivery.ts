@@ -33,7 +33,7 @@ export interface ExportKind {
   /** The config field that holds the state; `${name}Config` when unset. */
   readonly field?: keyof SubscriptionResource;
   /** Lease and flow control of a kind that holds messages while it batches them (Cloud Storage). */
-  consumerLimits?(config: SubscriptionResource): { leaseSeconds: number; maxOutstandingMessages: number; maxOutstandingBytes: number };
+  consumerLimits?(config: SubscriptionResource): { leaseSeconds: number; maxOutstandingMessages: number; maxOutstandingBytes: number; maxBatch: number };
   /** More for the operator surface (objects and bytes written, the open batch). */
   details?(sub: Subscription): Partial<ExportStatus>;
 }
@@ -85,7 +85,7 @@ export class ExportConsumer {
       ackDeadlineSeconds: limits?.leaseSeconds ?? WRITE_LEASE_SECONDS,
       maxOutstandingMessages: limits ? limits.maxOutstandingMessages : MAX_OUTSTANDING,
       maxOutstandingBytes: limits?.maxOutstandingBytes,
-      maxBatch: MAX_BATCH,
+      maxBatch: limits?.maxBatch ?? MAX_BATCH,
       deliver: (batch) => this.write(batch),
       close: () => this.stop(),
     });

@@ -21,6 +21,12 @@ import type { StorageTarget } from "./targets.ts";
 
 /** Beyond max_duration, how long a closed batch's messages stay leased while the object is written. */
 const WRITE_MARGIN_SECONDS = 600;
+/**
+ * Most messages in one delivery to the writer. An ordering key's messages come one delivery at a
+ * time (the next once the last is acked, that is once its object is written), so a delivery takes
+ * as much of a key as an object holds.
+ */
+const MAX_DELIVERY = 10_000;
 
 export class CloudStorageKind implements ExportKind {
   readonly name = "cloud_storage";
@@ -51,6 +57,7 @@ export class CloudStorageKind implements ExportKind {
       leaseSeconds: Math.ceil(l.durationMs / 1000) + WRITE_MARGIN_SECONDS,
       maxOutstandingMessages: Number.isFinite(l.maxMessages) ? 2 * l.maxMessages : 0,
       maxOutstandingBytes: Number.isFinite(l.maxBytes) ? 2 * l.maxBytes : 0,
+      maxBatch: Math.min(MAX_DELIVERY, l.maxMessages),
     };
   }
 
