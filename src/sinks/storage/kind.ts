@@ -16,7 +16,7 @@ import type { SubscriptionResource } from "../../core/resources.ts";
 import type { SchemaRegistry } from "../../core/schemas/registry.ts";
 import type { SchemaSettings } from "../../core/schemas/topic-schema.ts";
 import type { Subscription } from "../../core/subscription.ts";
-import { encodeObject } from "./encode.ts";
+import { encodeObject, type ObjectBody } from "./encode.ts";
 import type { StorageTarget } from "./targets.ts";
 
 /** Beyond max_duration, how long a closed batch's messages stay leased while the object is written. */
@@ -88,10 +88,12 @@ export class CloudStorageKind implements ExportKind {
   private async flush(sub: Subscription, batch: StorageBatch): Promise<number> {
     const c = storageConfigOf(batch.config)!;
     const topic = this.schemas ? { registry: this.schemas(), settings: sub.topic?.config.schemaSettings as SchemaSettings | undefined } : undefined;
-    const { bytes, contentType } = await encodeObject(batch, topic).catch((e: unknown) => {
+    let body: ObjectBody;
+    try {
+      body = encodeObject(batch, topic);
+    } catch (e) {
       throw e === "SCHEMA_MISMATCH" ? e : "ACTIVE";
-    });
-    await this.target!.put(c.bucket!, objectName(c, batch.startedAt, randomUUID()), bytes, contentType);
-    return bytes.length;
+    }
+    return await this.target!.put(c.bucket!, objectName(c, batch.startedAt, randomUUID()), body);
   }
 }

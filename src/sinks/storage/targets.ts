@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, statSync, watch } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { ObjectBody } from "./encode.ts";
 
 export interface StorageObjectInfo {
   name: string;
@@ -20,7 +21,8 @@ export interface StorageObjectInfo {
 export interface StorageTarget {
   readonly kind: "dir" | "http";
   bucketState(bucket: string): Promise<string>;
-  put(bucket: string, name: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Writes the object whole or not at all; resolves with its size. */
+  put(bucket: string, name: string, body: ObjectBody): Promise<number>;
   list(bucket: string): Promise<StorageObjectInfo[]>;
   get(bucket: string, name: string): Promise<Uint8Array>;
   /** Calls `onBucket` when something in a bucket may have changed; returns the unwatch. */
@@ -59,8 +61,8 @@ export class DirTarget implements StorageTarget {
     }
   }
 
-  /** Written whole to a temporary file, synced, renamed into place, and the folder synced. */
-  async put(bucket: string, name: string, bytes: Uint8Array): Promise<void> {
+  /** Written chunk by chunk to a temporary file, synced, renamed into place, and the folder synced. */
+  async put(bucket: string, name: string, body: ObjectBody): Promise<number> {
     const state = await this.bucketState(bucket);
     if (state !== "ACTIVE") throw state;
     const final = join(this.dir, bucket, objectPath(name));
@@ -68,9 +70,13 @@ export class DirTarget implements StorageTarget {
     const tmp = join(tmpDir, randomUUID());
     try {
       await mkdir(tmpDir, { recursive: true });
+      let size = 0;
       const fh = await open(tmp, "wx");
       try {
-        await fh.write(bytes);
+        for await (const chunk of body.chunks) {
+          await fh.write(chunk);
+          size += chunk.length;
+        }
         await fh.datasync();
       } finally {
         await fh.close();
@@ -78,9 +84,10 @@ export class DirTarget implements StorageTarget {
       await mkdir(dirname(final), { recursive: true });
       await rename(tmp, final);
       syncDir(dirname(final));
+      return size;
     } catch (e) {
       await rm(tmp, { force: true }).catch(() => {});
-      throw stateOfError(e);
+      throw typeof e === "string" ? e : stateOfError(e);
     }
   }
 
@@ -179,10 +186,16 @@ export class HttpTarget implements StorageTarget {
     }
   }
 
-  async put(bucket: string, name: string, bytes: Uint8Array, contentType: string): Promise<void> {
+  /** One upload (uploadType=media) of the whole object, which a storage emulator holds in memory anyway. */
+  async put(bucket: string, name: string, body: ObjectBody): Promise<number> {
+    const parts: Uint8Array[] = [];
+    for await (const c of body.chunks) parts.push(c);
+    const bytes = Buffer.concat(parts);
+    const contentType = body.contentType;
     const url = `${this.base}/upload/storage/v1/b/${encodeURIComponent(bucket)}/o?uploadType=media&name=${encodeURIComponent(name)}`;
     const res = await this.call(url, { method: "POST", body: bytes as unknown as BodyInit, headers: { "content-type": contentType } });
     await res.body?.cancel();
+    return bytes.length;
   }
 
   async list(bucket: string): Promise<StorageObjectInfo[]> {
