@@ -7,6 +7,7 @@ import { pushEndpointOf } from "../push/push-config.ts";
 import type { SubscriptionResource } from "../resources.ts";
 import { normalizeBigQueryConfig, type BigQueryConfigView } from "./bigquery/config.ts";
 import { normalizeBigtableConfig, type BigtableConfigView } from "./bigtable/config.ts";
+import { normalizeCloudStorageConfig, storageBucketOf } from "./storage/config.ts";
 
 export function checkOneDeliveryKind(config: SubscriptionResource): void {
   const kinds = [
@@ -21,7 +22,7 @@ export function checkOneDeliveryKind(config: SubscriptionResource): void {
 }
 
 /**
- * Validates the BigQuery and Bigtable configs in place. The output-only state is kept while the
+ * Validates the BigQuery, Bigtable and Cloud Storage configs in place. The output-only state is kept while the
  * destination stays the same (the sink revises it), and starts ACTIVE for a new one.
  */
 export function normalizeExportConfigs(next: SubscriptionResource, prev?: SubscriptionResource): void {
@@ -35,5 +36,10 @@ export function normalizeExportConfigs(next: SubscriptionResource, prev?: Subscr
   const btState = prevBt?.table && prevBt.table === bt?.table ? (prevBt.state ?? "ACTIVE") : "ACTIVE";
   next.bigtableConfig = normalizeBigtableConfig(next.bigtableConfig, btState);
   if (!next.bigtableConfig) delete next.bigtableConfig;
+  const gcsState = prev && storageBucketOf(prev) && storageBucketOf(prev) === storageBucketOf(next)
+    ? ((prev.cloudStorageConfig as { state?: string }).state ?? "ACTIVE")
+    : "ACTIVE";
+  next.cloudStorageConfig = normalizeCloudStorageConfig(next.cloudStorageConfig, gcsState, prev?.cloudStorageConfig);
+  if (!next.cloudStorageConfig) delete next.cloudStorageConfig;
   checkOneDeliveryKind(next);
 }

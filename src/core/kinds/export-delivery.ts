@@ -30,6 +30,12 @@ export interface ExportKind {
   /** Checks the destination now (after a create, an update, a restart); may answer later. */
   probe(sub: Subscription): string | Promise<string>;
   write(sub: Subscription, batch: Delivery[]): Promise<SinkResult>;
+  /** The config field that holds the state; `${name}Config` when unset. */
+  readonly field?: keyof SubscriptionResource;
+  /** Lease and flow control of a kind that holds messages while it batches them (Cloud Storage). */
+  consumerLimits?(config: SubscriptionResource): { leaseSeconds: number; maxOutstandingMessages: number; maxOutstandingBytes: number; maxBatch: number };
+  /** More for the operator surface (objects and bytes written, the open batch). */
+  details?(sub: Subscription): Partial<ExportStatus>;
 }
 
 export interface ExportDeps {
@@ -55,6 +61,10 @@ export interface ExportStatus {
   kind: string;
   state: string;
   rows: number;
+  /** Cloud Storage: objects and bytes written, and the batch being filled. */
+  objects?: number;
+  bytes?: number;
+  openBatch?: { messages: number; bytes: number; startedAt: number; closesAt: number } | null;
 }
 
 export class ExportConsumer {
@@ -70,10 +80,12 @@ export class ExportConsumer {
     readonly kind: ExportKind,
     private deps: ExportDeps,
   ) {
+    const limits = kind.consumerLimits?.(sub.config);
     this.consumer = new Consumer({
-      ackDeadlineSeconds: WRITE_LEASE_SECONDS,
-      maxOutstandingMessages: MAX_OUTSTANDING,
-      maxBatch: MAX_BATCH,
+      ackDeadlineSeconds: limits?.leaseSeconds ?? WRITE_LEASE_SECONDS,
+      maxOutstandingMessages: limits ? limits.maxOutstandingMessages : MAX_OUTSTANDING,
+      maxOutstandingBytes: limits?.maxOutstandingBytes,
+      maxBatch: limits?.maxBatch ?? MAX_BATCH,
       deliver: (batch) => this.write(batch),
       close: () => this.stop(),
     });
@@ -163,8 +175,9 @@ export class ExportDeliveries {
   status(sub: Subscription): ExportStatus | null {
     const ec = this.attached.get(sub);
     if (!ec) return null;
-    const config = sub.config[ec.kind.name === "bigquery" ? "bigqueryConfig" : "bigtableConfig"] as { state?: string } | undefined;
-    return { kind: ec.kind.name, state: config?.state ?? "", rows: ec.rows };
+    const field = ec.kind.field ?? (`${ec.kind.name}Config` as keyof SubscriptionResource);
+    const config = sub.config[field] as { state?: string } | undefined;
+    return { kind: ec.kind.name, state: config?.state ?? "", rows: ec.rows, ...ec.kind.details?.(sub) };
   }
 
   detach(sub: Subscription): void {
@@ -183,12 +196,14 @@ export class ExportDeliveries {
 const KIND_NAMES: ReadonlyArray<[keyof SubscriptionResource, string]> = [
   ["bigqueryConfig", "BigQuery"],
   ["bigtableConfig", "Bigtable"],
+  ["cloudStorageConfig", "Cloud Storage"],
 ];
 
 /** Pull and StreamingPull on an export subscription, refused as the real service refuses them. */
 export function exportRefusal(config: SubscriptionResource): PubSubError | null {
   for (const [field, label] of KIND_NAMES) {
-    if ((config[field] as { table?: string } | undefined)?.table) {
+    const c = config[field] as { table?: string; bucket?: string } | undefined;
+    if (c?.table || c?.bucket) {
       return failedPrecondition(`This method is not supported for ${label} subscriptions.`);
     }
   }
