@@ -110,8 +110,7 @@ function checkRetention(ms: number | undefined, field: string): void {
 
 /**
  * A topic as kept: input-only tags checked and dropped, output-only satisfies_pzs ignored, ingestion
- * settings validated (their state is the topic's), unset
- * storage policy and KMS key left out.
+ * settings validated (their state is the topic's), unset storage policy and KMS key left out.
  */
 export function normalizeTopic(t: TopicResource): TopicResource {
   checkRetention(t.messageRetentionDuration, "message_retention_duration");
