@@ -6,89 +6,17 @@
 // rows/s (messages/s for pull) and server CPU µs per message (publish included, the same for all).
 //
 //   bun bench/export-kinds.ts [--messages 50000] [--out bench/results/export-kinds]
-import { PubSub, v1 } from "@google-cloud/pubsub";
 import { Bigtable } from "@google-cloud/bigtable";
-import * as grpc from "@grpc/grpc-js";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startBigtableEmulator } from "../tests/kinds/bigtable-emulator.ts";
+import { arg, BATCH, IN_FLIGHT, measure as measureKind, PROJECT, startServer, type Result } from "./lib/kind-bench.ts";
 
-process.env.METADATA_SERVER_DETECTION ??= "none";
-const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const N = Number(arg("--messages") ?? 50_000);
 const OUT = arg("--out") ?? "bench/results/export-kinds";
-const BATCH = 1000;
-const IN_FLIGHT = 4;
-const PROJECT = "bench";
 const BODY = Buffer.from(JSON.stringify({ id: 1, sku: "SKU-1", qty: 3, note: "a 64-byte-ish message body for the bench...." }));
-
-async function startServer(extra: string[]): Promise<{ target: string; stop(): void }> {
-  const child = spawn("bun", ["src/main.ts", "--host-port", "127.0.0.1:0", "--log-level", "warn", ...extra], { cwd: join(import.meta.dir, ".."), stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server did not start within 10 s")), 10_000);
-    child.stdout!.on("data", (b: Buffer) => {
-      const m = /listening on (\d+)/.exec(b.toString());
-      if (m) clearTimeout(timer), resolve(m[1]);
-    });
-  });
-  return { target: `127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
-}
-
-const cpuMicros = async (target: string) => {
-  const m = (await (await fetch(`http://${target}/metrics.json`)).json()) as { cpuUserMicros: number; cpuSystemMicros: number };
-  return m.cpuUserMicros + m.cpuSystemMicros;
-};
-
-async function acked(target: string, subId: string): Promise<number> {
-  const text = await (await fetch(`http://${target}/metrics`)).text();
-  const m = new RegExp(`^pubsub_emulator_acked_messages_total\\{[^}]*subscription="${subId}"[^}]*\\} (\\d+)`, "m").exec(text);
-  return m ? Number(m[1]) : 0;
-}
-
-interface Result { kind: string; messages: number; seconds: number; perSecond: number; serverUsPerMsg: number }
-
-async function measure(target: string, kind: string, config: Record<string, unknown>): Promise<Result> {
-  const [host, port] = target.split(":");
-  const publisher = new v1.PublisherClient({ apiEndpoint: host, servicePath: host, port: Number(port), sslCreds: grpc.credentials.createInsecure(), projectId: PROJECT });
-  const pubsub = new PubSub({ projectId: PROJECT, apiEndpoint: target, emulatorMode: true });
-  const id = `${kind}-${Math.random().toString(36).slice(2, 8)}`;
-  const topic = `projects/${PROJECT}/topics/${id}`;
-  await publisher.createTopic({ name: topic });
-  const [sub] = await pubsub.topic(topic).createSubscription(`s-${id}`, config);
-  // The pull side as tuned as the README's streaming figures: wide flow control, batched acks.
-  const reader = kind === "pull"
-    ? pubsub.subscription(sub.name, { flowControl: { maxMessages: 10_000, allowExcessMessages: false }, batching: { maxMessages: 1000, maxMilliseconds: 10 }, streamingOptions: { maxStreams: 2 } })
-    : null;
-  reader?.on("message", (m) => m.ack());
-  const request = { topic, messages: Array.from({ length: BATCH }, () => ({ data: BODY })) };
-  const cpu0 = await cpuMicros(target);
-  const start = performance.now();
-  let sent = 0;
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (sent < N) {
-        sent += BATCH;
-        await publisher.publish(request);
-      }
-    }),
-  );
-  const until = Date.now() + 300_000;
-  while ((await acked(target, `s-${id}`)) < sent) {
-    if (Date.now() > until) throw new Error(`${kind}: not all ${sent} messages acked within 300 s`);
-    await Bun.sleep(20);
-  }
-  const seconds = (performance.now() - start) / 1000;
-  const cpu = (await cpuMicros(target)) - cpu0;
-  await reader?.close();
-  await pubsub.close();
-  await publisher.close();
-  return { kind, messages: sent, seconds, perSecond: sent / seconds, serverUsPerMsg: cpu / sent };
-}
+const measure = (target: string, kind: string, config: Record<string, unknown>) => measureKind(target, kind, config, BODY, N);
 
 const dir = mkdtempSync(join(tmpdir(), "bench-bq-"));
 mkdirSync(join(dir, PROJECT, "ds"), { recursive: true });

@@ -13,6 +13,7 @@ import type { Counters } from "./counters.ts";
 import { faultRoutes } from "./fault-routes.ts";
 import type { FaultRegistry } from "../rpc/middleware/faults.ts";
 import type { MessageHistory } from "./history.ts";
+import type { ImportStatusSource } from "../ingest/storage-imports.ts";
 import { inspectRoutes } from "./inspect.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { metricsRoutes, type MemoryBudgetProbe } from "./metrics.ts";
@@ -33,6 +34,8 @@ export interface AdminDeps {
   host: string;
   /** The push OIDC signing keys, served where Google serves its own. */
   jwks?: () => Promise<unknown>;
+  /** Cloud Storage import topics: their state and what they ingested. */
+  imports?: ImportStatusSource;
 }
 
 export function adminHandler(deps: AdminDeps) {

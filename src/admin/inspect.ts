@@ -2,6 +2,7 @@
  * Read-only inspection: a subscription's state, its leases with delivery counts and deadlines,
  * a peek at waiting messages (nothing is leased), a topic's subscriptions, a message's history.
  */
+import type { ImportStatusSource } from "../ingest/storage-imports.ts";
 import type { Broker } from "../core/broker.ts";
 import type { Entry } from "../core/subscription/backlog.ts";
 import type { Counters } from "./counters.ts";
@@ -19,6 +20,7 @@ export interface InspectDeps {
   broker: Broker;
   counters: Counters;
   history: MessageHistory;
+  imports?: ImportStatusSource;
 }
 
 function messageView(e: Entry) {
@@ -46,6 +48,8 @@ export function subscriptionSummary(deps: InspectDeps, name: string) {
     ...gauges(sub, deps.broker.clock.now()),
     ...deps.counters.subscriptions.get(name),
     messageTransforms: sub.transform?.summary() ?? null,
+    // BigQuery, Bigtable, Cloud Storage: state and what was written; Cloud Storage also its open batch.
+    export: deps.broker.exportStatus(name),
   };
 }
 
@@ -95,7 +99,10 @@ export function inspectRoutes(router: Router, deps: InspectDeps): void {
     const name = `projects/${ctx.params.project}/topics/${ctx.params.topic}`;
     const topic = broker.getTopic(name);
     const subs = broker.listTopicSubscriptions(name, 1000).items;
-    return { name: topic.name, subscriptions: subs, ...deps.counters.topics.get(name), messageTransforms: broker.transformsOf(name)?.summary() ?? null };
+    return {
+      name: topic.name, subscriptions: subs, ...deps.counters.topics.get(name), messageTransforms: broker.transformsOf(name)?.summary() ?? null,
+      ingestion: deps.imports?.status(name) ?? null,
+    };
   });
   router.add("GET", "/emulator/v1/messages/:id", (ctx) => {
     const record = deps.history.get(ctx.params.id);

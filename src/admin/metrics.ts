@@ -3,6 +3,7 @@
  * process memory, the memory budget when one is set). A client asking for JSON (the bench) and
  * GET /metrics.json get the process and broker summary as JSON.
  */
+import type { ImportStatus, ImportStatusSource } from "../ingest/storage-imports.ts";
 import type { IncomingMessage } from "node:http";
 import type { Broker } from "../core/broker.ts";
 import { internalErrorCount } from "../runtime/internal-errors.ts";
@@ -21,6 +22,7 @@ export interface MetricsDeps {
   broker: Broker;
   counters: Counters;
   memoryBudget?: MemoryBudgetProbe;
+  imports?: ImportStatusSource;
 }
 
 const started = Date.now();
@@ -118,9 +120,18 @@ export function prometheus(deps: MetricsDeps): string {
     for (const s of subs) w.sample(P + name, subLabels(s), value(s));
   }
   const rows = P + "export_rows_written_total";
-  w.family(rows, "counter", "Rows written by BigQuery and Bigtable subscriptions.");
+  w.family(rows, "counter", "Rows (Cloud Storage: messages) written by BigQuery, Bigtable and Cloud Storage subscriptions.");
   for (const s of subs) if (s.exportKind) w.sample(rows, { ...subLabels(s), kind: s.exportKind, state: s.exportState }, s.rowsWritten);
+  const gcs = subs.filter((s) => s.exportKind === "cloud_storage");
+  for (const [name, help, value] of [
+    ["export_objects_written_total", "Objects written by Cloud Storage subscriptions.", (s: SubscriptionStats) => s.objectsWritten],
+    ["export_bytes_written_total", "Bytes of the objects written by Cloud Storage subscriptions.", (s: SubscriptionStats) => s.bytesWritten],
+  ] as const) {
+    w.family(P + name, "counter", help);
+    for (const s of gcs) w.sample(P + name, { ...subLabels(s), state: s.exportState }, value(s));
+  }
   transformFamilies(w, deps.broker);
+  importFamilies(w, deps);
   const stats = deps.broker.stats();
   w.family(P + "topics", "gauge", "Topics.");
   w.sample(P + "topics", {}, stats.topics);
@@ -130,26 +141,44 @@ export function prometheus(deps: MetricsDeps): string {
   return w.lines.join("\n") + "\n";
 }
 
+/** Cloud Storage import topics: objects and messages ingested, objects or messages skipped, by state. */
+function importFamilies(w: Writer, deps: MetricsDeps): void {
+  const rows: { labels: Record<string, string>; of: ImportStatus }[] = [];
+  for (const t of deps.broker.topicViews()) {
+    const s = deps.imports?.status(t.name);
+    if (s && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], topic: split(t.name)[1], state: s.state }, of: s });
+  }
+  counterFamilies(w, rows, [
+    ["import_objects_total", "Objects a Cloud Storage import topic ingested.", (s) => s.objects],
+    ["import_messages_total", "Messages a Cloud Storage import topic published.", (s) => s.messages],
+    ["import_failures_total", "Objects or messages a Cloud Storage import topic skipped (unreadable, too large, refused by the topic).", (s) => s.failed],
+  ]);
+}
+
+/** One counter family per entry, one sample per row (labels and the value it is read from). */
+function counterFamilies<T>(w: Writer, rows: readonly { labels: Record<string, string>; of: T }[], families: readonly [string, string, (v: T) => number][]): void {
+  for (const [name, help, value] of families) {
+    w.family(`pubsub_emulator_${name}`, "counter", help);
+    for (const r of rows) w.sample(`pubsub_emulator_${name}`, r.labels, value(r.of));
+  }
+}
+
 /** Message transforms: per topic or subscription that has enabled ones (since they were last set). */
 function transformFamilies(w: Writer, broker: Broker): void {
-  const P = "pubsub_emulator_";
-  const rows: { labels: Record<string, string>; chain: NonNullable<ReturnType<Broker["transformsOf"]>> }[] = [];
+  type Chain = NonNullable<ReturnType<Broker["transformsOf"]>>;
+  const rows: { labels: Record<string, string>; of: Chain }[] = [];
   for (const t of broker.topicViews()) {
     const chain = broker.transformsOf(t.name);
-    if (chain && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], resource_type: "topic", resource: split(t.name)[1] }, chain });
+    if (chain && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(t.name)[0], resource_type: "topic", resource: split(t.name)[1] }, of: chain });
   }
   for (const s of broker.subscriptionViews()) {
-    if (s.transform && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(s.name)[0], resource_type: "subscription", resource: split(s.name)[1] }, chain: s.transform });
+    if (s.transform && rows.length < MAX_LABELLED) rows.push({ labels: { project: split(s.name)[0], resource_type: "subscription", resource: split(s.name)[1] }, of: s.transform });
   }
-  const families: [string, string, (c: (typeof rows)[number]["chain"]) => number][] = [
+  counterFamilies<Chain>(w, rows, [
     ["transformed_messages_total", "Messages that passed every message transform of the resource.", (c) => c.transformed],
     ["filtered_messages_total", "Messages a message transform filtered out (returned null).", (c) => c.filtered],
     ["transform_failed_messages_total", "Messages a message transform failed on (threw, bad result, time or memory limit).", (c) => c.failed],
-  ];
-  for (const [name, help, value] of families) {
-    w.family(P + name, "counter", help);
-    for (const r of rows) w.sample(P + name, r.labels, value(r.chain));
-  }
+  ]);
 }
 
 function processFamilies(w: Writer, budget: ReturnType<MemoryBudgetProbe>): void {
@@ -190,7 +219,7 @@ function capTopics(all: TopicStats[]): TopicStats[] {
 function capSubscriptions(all: SubscriptionStats[]): SubscriptionStats[] {
   if (all.length <= MAX_LABELLED) return all;
   const other: SubscriptionStats = {
-    name: OTHER, topic: OTHER, detached: false, exportKind: "", exportState: "", rowsWritten: 0, backlog: 0, outstanding: 0, oldestUnackedAgeSeconds: 0, openStreams: 0,
+    name: OTHER, topic: OTHER, detached: false, exportKind: "", exportState: "", rowsWritten: 0, objectsWritten: 0, bytesWritten: 0, backlog: 0, outstanding: 0, oldestUnackedAgeSeconds: 0, openStreams: 0,
     delivered: 0, acked: 0, nacked: 0, expired: 0, deadLettered: 0,
   };
   for (const s of all.slice(MAX_LABELLED)) {

@@ -18,10 +18,13 @@ export interface SubscriptionStats extends SubscriptionCounters {
   oldestUnackedAgeSeconds: number;
   openStreams: number;
   detached: boolean;
-  /** BigQuery and Bigtable subscriptions: "bigquery" or "bigtable", their state and rows written. */
+  /** Export subscriptions: "bigquery", "bigtable" or "cloud_storage", their state and messages written. */
   exportKind: string;
   exportState: string;
   rowsWritten: number;
+  /** Cloud Storage subscriptions: objects and bytes written. */
+  objectsWritten: number;
+  bytesWritten: number;
 }
 
 const NO_TOPIC: TopicCounters = { published: 0, publishedBytes: 0 };
@@ -44,6 +47,7 @@ export function subscriptionStats(broker: Broker, counters: Counters): Subscript
     out.push({
       ...gauges(s, now), ...c, name: s.name, topic: s.config.topic, detached: s.config.detached,
       exportKind: exp?.kind ?? "", exportState: exp?.state ?? "", rowsWritten: exp?.rows ?? 0,
+      objectsWritten: exp?.objects ?? 0, bytesWritten: exp?.bytes ?? 0,
     });
   }
   return out;

@@ -31,6 +31,10 @@ export interface Config {
   handshakeTimeoutMs: number;
   /** Where BigQuery subscriptions find their tables (schema files) and append their rows; "" = none. */
   bigqueryDir: string;
+  /** Cloud Storage subscriptions write to (and import topics read from) DIR/BUCKET/; "" = none. */
+  storageDir: string;
+  /** A Cloud Storage emulator's address, used when no storageDir is set; "" = none. */
+  storageEmulatorHost: string;
   /** host:port of a Cloud Bigtable emulator that Bigtable subscriptions write to; "" = none. */
   bigtableEmulatorHost: string;
   /** Per-project resource limits lowered or raised from the real service's (`topics=100,…`). */
@@ -216,6 +220,20 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.bigqueryDir = v),
   },
   {
+    flag: "--storage-dir",
+    env: "PUBSUB_STORAGE_DIR",
+    default: "",
+    help: "Cloud Storage subscriptions write objects to DIR/BUCKET/ (a bucket exists when its folder does); import topics read them",
+    apply: (c, v) => (c.storageDir = v),
+  },
+  {
+    flag: "--storage-emulator-host",
+    env: "STORAGE_EMULATOR_HOST",
+    default: "",
+    help: "a Cloud Storage emulator (http://host:port) that Cloud Storage subscriptions and import topics use when --storage-dir is not set",
+    apply: (c, v) => (c.storageEmulatorHost = v),
+  },
+  {
     flag: "--bigtable-emulator-host",
     env: "BIGTABLE_EMULATOR_HOST",
     default: "",
@@ -249,6 +267,8 @@ export const DEFAULTS: Config = {
   maxMemory: 0,
   handshakeTimeoutMs: 5000,
   bigqueryDir: "",
+  storageDir: "",
+  storageEmulatorHost: "",
   bigtableEmulatorHost: "",
   projectQuotas: {},
 };

@@ -23,6 +23,10 @@ import { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
 import { collectGarbage, defaultMaxMemory, processRss } from "../runtime/memory-limit.ts";
 import { log } from "../runtime/log.ts";
+import { CloudStorageKind } from "../sinks/storage/kind.ts";
+import { storageTarget } from "../sinks/storage/targets.ts";
+import { ImportLedger } from "../ingest/ledger.ts";
+import { StorageImports } from "../ingest/storage-imports.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -32,6 +36,8 @@ export interface Emulator {
   readonly host: string;
   readonly broker: Broker;
   readonly clock: SwitchableClock;
+  /** Cloud Storage import topics. */
+  readonly imports: StorageImports;
   stop(): Promise<void>;
 }
 
@@ -68,6 +74,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const signer = new OidcSigner(() => clock.now());
   const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
+  const storage = storageTarget(c.storageDir, c.storageEmulatorHost);
   const broker = new Broker({
     clock,
     store,
@@ -76,7 +83,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     deferDelivery: causalDefer(c.causalDelayMs),
     pullWaitMs: c.pullWaitMs,
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
-    exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable],
+    exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
     memory,
     transforms: loadQuickJsEngine,
     quotas: c.projectQuotas,
@@ -93,13 +100,15 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   // Metrics count from the start, so /metrics counters cover every message.
   const counters = new Counters();
   broker.observe(counters);
+  const imports = new StorageImports(broker, storage, clock, new ImportLedger(c.dataDir || null));
+  imports.start();
   // Wrapped once, so every transport registered over the table meets the injected faults.
   const faults = new FaultRegistry();
   const table = withFaults(createRpcTable(broker), faults);
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const rest = restHandler(table);
-  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe() });
+  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe(), imports });
   // REST/JSON under /v1/, as on pubsub.googleapis.com; health, metrics and the operator API beside it.
   const hosts = new Set([c.host.toLowerCase()]);
   const http: RequestListener = (req, res) => {
@@ -114,14 +123,16 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     onClosing: () => broker.shutdown(),
   }).catch((e) => {
+    imports.stop();
     close();
     throw e;
   });
   const stop = async () => {
+    imports.stop();
     broker.stopDeliveries();
     bigtable.close();
     await listener.close();
     close();
   };
-  return { port: listener.port, host: c.host, broker, clock, stop };
+  return { port: listener.port, host: c.host, broker, clock, imports, stop };
 }

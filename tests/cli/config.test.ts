@@ -22,6 +22,8 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--bigquery-dir": { value: "/tmp/bq", expect: { bigqueryDir: "/tmp/bq" } },
   "--bigtable-emulator-host": { value: "localhost:8086", expect: { bigtableEmulatorHost: "localhost:8086" } },
   "--project-quotas": { value: "topics=3, snapshots=2", expect: { projectQuotas: { topics: 3, snapshots: 2 } } },
+  "--storage-dir": { value: "/tmp/gcs", expect: { storageDir: "/tmp/gcs" } },
+  "--storage-emulator-host": { value: "http://localhost:4443", expect: { storageEmulatorHost: "http://localhost:4443" } },
 };
 
 const envName = (env: string) => env.replace("<N>", "1");

@@ -144,3 +144,30 @@ test(
   },
   RUN_TIMEOUT_MS * 4,
 );
+
+test(
+  "gcloud: a Cloud Storage subscription and a Cloud Storage import topic created, described, and a gs:// bucket refused",
+  async () => {
+    const topic = unique("gc-gcs");
+    await gcloud("topics", "create", topic);
+    const sub = unique("gc-gcs-sub");
+    await gcloud("subscriptions", "create", sub, "--topic", topic, "--cloud-storage-bucket=gc-bucket", "--cloud-storage-file-prefix=in/",
+      "--cloud-storage-file-datetime-format=YYYY-MM-DD/hh_mm_ssZ", "--cloud-storage-max-duration=2m", "--cloud-storage-max-messages=5000",
+      "--cloud-storage-output-format=avro", "--cloud-storage-write-metadata");
+    const described = JSON.parse(await gcloud("subscriptions", "describe", sub, "--format=json"));
+    expect(described.cloudStorageConfig).toMatchObject({
+      bucket: "gc-bucket", filenamePrefix: "in/", filenameDatetimeFormat: "YYYY-MM-DD/hh_mm_ssZ", maxDuration: "120s", maxMessages: "5000",
+      avroConfig: { writeMetadata: true }, state: "NOT_FOUND",
+    });
+    await expect(gcloud("subscriptions", "create", unique("gc-gcs-bad"), "--topic", topic, "--cloud-storage-bucket=gs://gc-bucket"))
+      .rejects.toThrow('without any prefix like "gs://"');
+    const imp = unique("gc-import");
+    await gcloud("topics", "create", imp, "--cloud-storage-ingestion-bucket=gc-bucket", "--cloud-storage-ingestion-input-format=text",
+      "--cloud-storage-ingestion-text-delimiter=,", "--cloud-storage-ingestion-match-glob=in/**");
+    const t = JSON.parse(await gcloud("topics", "describe", imp, "--format=json"));
+    expect(t.ingestionDataSourceSettings.cloudStorage).toMatchObject({ bucket: "gc-bucket", textFormat: { delimiter: "," }, matchGlob: "in/**" });
+    expect(t.state).toBe("INGESTION_RESOURCE_ERROR");
+    expect(t.ingestionDataSourceSettings.cloudStorage.state).toBe("BUCKET_NOT_FOUND");
+  },
+  RUN_TIMEOUT_MS * 4,
+);

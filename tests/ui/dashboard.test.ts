@@ -116,3 +116,15 @@ test("forms: create a topic and subscription, manual clock and advance, a fault,
   await page.click("#clock-toggle");
   await page.waitForFunction(() => document.querySelector("#clock-mode")?.textContent === "system");
 }, 60_000);
+
+test("a Cloud Storage subscription shows its objects written and its state", async () => {
+  const subId = unique("ui-gcs");
+  const [topic] = await emu.client().createTopic(unique("ui-gcs-topic"));
+  await topic.createSubscription(subId, { cloudStorageConfig: { bucket: "no-such-bucket" } });
+  await page.goto(`http://${emu.endpoint}/ui/`);
+  await page.locator("#subs tbody tr", { hasText: subId }).waitFor();
+  await page.waitForFunction((id) => {
+    const row = [...document.querySelectorAll("#subs tbody tr")].find((r) => r.textContent?.includes(id));
+    return row?.textContent?.includes("0 objects (0 msgs) · NOT_FOUND");
+  }, subId);
+}, 60_000);

@@ -75,8 +75,11 @@ function renderSubs(subs) {
   }
 }
 
-/** BigQuery and Bigtable subscriptions: rows written and the destination's state. */
-const rowsCell = (s) => (s.exportKind ? `${s.rowsWritten} ${s.exportKind} · ${s.exportState}` : "");
+/** Export subscriptions: rows (Cloud Storage: objects) written and the destination's state. */
+const rowsCell = (s) =>
+  s.exportKind === "cloud_storage"
+    ? `${s.objectsWritten} objects (${s.rowsWritten} msgs) · ${s.exportState}`
+    : s.exportKind ? `${s.rowsWritten} ${s.exportKind} · ${s.exportState}` : "";
 
 function selectSub(name) {
   state.selectedSub = name;

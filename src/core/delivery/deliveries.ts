@@ -16,6 +16,10 @@ export interface DeliveryStatus {
   kind: string;
   state: string;
   rows: number;
+  /** Cloud Storage: objects and bytes written, and the batch being filled. */
+  objects?: number;
+  bytes?: number;
+  openBatch?: { messages: number; bytes: number; startedAt: number; closesAt: number } | null;
 }
 
 export interface AttachedDelivery {

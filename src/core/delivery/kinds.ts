@@ -5,7 +5,7 @@
  * allowed on it; what a kind does with messages is its DeliveryRuntime (deliveries.ts).
  */
 import { failedPrecondition, invalid, type PubSubError } from "../errors.ts";
-import { normalizeBigQuery, normalizeBigtable } from "../kinds/export-config.ts";
+import { normalizeBigQuery, normalizeBigtable, normalizeCloudStorage } from "../kinds/export-config.ts";
 import { normalizePushConfig } from "./push/push-config.ts";
 import type { SubscriptionResource } from "../resources.ts";
 
@@ -38,8 +38,13 @@ export const DELIVERY_KINDS: readonly DeliveryKindSpec[] = [
     refusal: pullOnPush,
   },
   { name: "bigquery", field: "bigqueryConfig", selected: set("bigqueryConfig", "table"), normalize: normalizeBigQuery, refusal: refusedFor("BigQuery") },
-  // Stored but not delivered yet: until its runtime lands, it stays pullable as it always was.
-  { name: "cloudStorage", field: "cloudStorageConfig", selected: set("cloudStorageConfig", "bucket") },
+  {
+    name: "cloud_storage",
+    field: "cloudStorageConfig",
+    selected: set("cloudStorageConfig", "bucket"),
+    normalize: normalizeCloudStorage,
+    refusal: refusedFor("Cloud Storage"),
+  },
   { name: "bigtable", field: "bigtableConfig", selected: set("bigtableConfig", "table"), normalize: normalizeBigtable, refusal: refusedFor("Bigtable") },
 ];
 

@@ -6,6 +6,7 @@
 import type { SubscriptionResource } from "../resources.ts";
 import { normalizeBigQueryConfig, type BigQueryConfigView } from "./bigquery/config.ts";
 import { normalizeBigtableConfig, type BigtableConfigView } from "./bigtable/config.ts";
+import { normalizeCloudStorageConfig, storageBucketOf } from "./storage/config.ts";
 
 type Field = "bigqueryConfig" | "bigtableConfig";
 
@@ -25,3 +26,12 @@ function normalizeField<V>(field: Field, normalize: (config: unknown, state: str
 
 export const normalizeBigQuery = normalizeField<BigQueryConfigView>("bigqueryConfig", normalizeBigQueryConfig);
 export const normalizeBigtable = normalizeField<BigtableConfigView>("bigtableConfig", normalizeBigtableConfig);
+
+/** Cloud Storage: its state is kept while the bucket stays the same; update masks reach sub-fields through `prev`. */
+export function normalizeCloudStorage(next: SubscriptionResource, prev?: SubscriptionResource): void {
+  const bucket = prev && storageBucketOf(prev);
+  const state = bucket && bucket === storageBucketOf(next) ? ((prev!.cloudStorageConfig as { state?: string }).state ?? "ACTIVE") : "ACTIVE";
+  const v = normalizeCloudStorageConfig(next.cloudStorageConfig, state, prev?.cloudStorageConfig);
+  if (v) next.cloudStorageConfig = v as SubscriptionResource["cloudStorageConfig"];
+  else delete next.cloudStorageConfig;
+}

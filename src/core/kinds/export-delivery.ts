@@ -30,6 +30,12 @@ export interface ExportKind {
   /** Checks the destination now (after a create, an update, a restart); may answer later. */
   probe(sub: Subscription): string | Promise<string>;
   write(sub: Subscription, batch: Delivery[]): Promise<SinkResult>;
+  /** The config field that holds the state; `${name}Config` when unset. */
+  readonly field?: keyof SubscriptionResource;
+  /** Lease and flow control of a kind that holds messages while it batches them (Cloud Storage). */
+  consumerLimits?(config: SubscriptionResource): { leaseSeconds: number; maxOutstandingMessages: number; maxOutstandingBytes: number; maxBatch: number };
+  /** More for the operator surface (objects and bytes written, the open batch). */
+  details?(sub: Subscription): Partial<ExportStatus>;
 }
 
 export interface ExportDeps {
@@ -66,10 +72,12 @@ export class ExportConsumer {
     readonly kind: ExportKind,
     private deps: ExportDeps,
   ) {
+    const limits = kind.consumerLimits?.(sub.config);
     this.consumer = new Consumer({
-      ackDeadlineSeconds: WRITE_LEASE_SECONDS,
-      maxOutstandingMessages: MAX_OUTSTANDING,
-      maxBatch: MAX_BATCH,
+      ackDeadlineSeconds: limits?.leaseSeconds ?? WRITE_LEASE_SECONDS,
+      maxOutstandingMessages: limits ? limits.maxOutstandingMessages : MAX_OUTSTANDING,
+      maxOutstandingBytes: limits?.maxOutstandingBytes,
+      maxBatch: limits?.maxBatch ?? MAX_BATCH,
       deliver: (batch) => this.write(batch),
       close: () => this.stop(),
     });
@@ -147,8 +155,9 @@ export function exportRuntime(kind: ExportKind, deps: ExportDeps): DeliveryRunti
         follow: () => false,
         stop: () => ec.stop(),
         status() {
-          const config = sub.config[kind.name === "bigquery" ? "bigqueryConfig" : "bigtableConfig"] as { state?: string } | undefined;
-          return { kind: kind.name, state: config?.state ?? "", rows: ec.rows };
+          const field = kind.field ?? (`${kind.name}Config` as keyof SubscriptionResource);
+          const config = sub.config[field] as { state?: string } | undefined;
+          return { kind: kind.name, state: config?.state ?? "", rows: ec.rows, ...kind.details?.(sub) };
         },
       };
     },

@@ -1,6 +1,7 @@
 /** Validation and defaults of topic and subscription resources, as the real service applies them. */
 import { echo } from "../bounded.ts";
 import { invalid } from "../errors.ts";
+import { normalizeIngestionSettings } from "../kinds/storage/ingestion-config.ts";
 import { LIMITS, checkAckDeadline } from "./limits.ts";
 import { byteLength } from "../message.ts";
 import { dict } from "../safe-keys.ts";
@@ -63,6 +64,10 @@ export const SUBSCRIPTION_MASK: MaskRules = {
       retry_policy: ["minimum_backoff", "maximum_backoff"],
       bigquery_config: ["table", "use_topic_schema", "write_metadata", "drop_unknown_fields", "use_table_schema", "service_account_email"],
       bigtable_config: ["table", "app_profile_id", "service_account_email", "write_metadata"],
+      cloud_storage_config: [
+        "bucket", "filename_prefix", "filename_suffix", "filename_datetime_format", "text_config", "avro_config",
+        "avro_config.write_metadata", "avro_config.use_topic_schema", "max_duration", "max_bytes", "max_messages", "service_account_email",
+      ],
     },
   ),
   immutable: new Set([
@@ -104,14 +109,17 @@ function checkRetention(ms: number | undefined, field: string): void {
 }
 
 /**
- * A topic as kept: input-only tags checked and dropped, output-only satisfies_pzs ignored, unset
- * storage policy and KMS key left out.
+ * A topic as kept: input-only tags checked and dropped, output-only satisfies_pzs ignored, ingestion
+ * settings validated (their state is the topic's), unset storage policy and KMS key left out.
  */
 export function normalizeTopic(t: TopicResource): TopicResource {
   checkRetention(t.messageRetentionDuration, "message_retention_duration");
   checkTags(t.tags, t.name);
   const { tags: _tags, satisfiesPzs: _pzs, ...kept } = t;
-  const out: TopicResource = { ...kept, labels: checkLabels(t.labels), state: "ACTIVE" };
+  const ingestion = normalizeIngestionSettings(t.ingestionDataSourceSettings);
+  const out: TopicResource = { ...kept, labels: checkLabels(t.labels), state: ingestion.topicState };
+  if (ingestion.settings) out.ingestionDataSourceSettings = ingestion.settings;
+  else delete out.ingestionDataSourceSettings;
   const policy = checkStoragePolicy(t.messageStoragePolicy as MessageStoragePolicy | undefined);
   if (policy) out.messageStoragePolicy = policy;
   else delete out.messageStoragePolicy;

@@ -21,6 +21,7 @@ export async function createFixtures(client: Client): Promise<Fixtures> {
     pushSub: subPath(),
     bqSub: subPath(),
     btSub: subPath(),
+    gcsSub: subPath(),
     schemaTopic: topicPath(),
   };
   const other = topicPath();
@@ -37,6 +38,7 @@ export async function createFixtures(client: Client): Promise<Fixtures> {
   await call("Subscriber", "CreateSubscription", { name: f.bqSub, topic: f.topic, bigqueryConfig: { table: "test-project.ds.table" } });
   const btTable = "projects/test-project/instances/inst-1/tables/t1";
   await call("Subscriber", "CreateSubscription", { name: f.btSub, topic: f.topic, bigtableConfig: { table: btTable } });
+  await call("Subscriber", "CreateSubscription", { name: f.gcsSub, topic: f.topic, cloudStorageConfig: { bucket: "rows-bucket" } });
 
   const schema = await call("SchemaService", "CreateSchema", { parent: PARENT, schemaId: unique("sch"), schema: { type: "AVRO", definition: AVRO } });
   await call("Publisher", "CreateTopic", { name: f.schemaTopic, schemaSettings: { schema: schema.name, encoding: "JSON" } });

@@ -5,8 +5,10 @@
  * (StreamingPull has no HTTP binding on the real service either; a name outside the path template
  * cannot be put in a URL).
  */
+import { CLOUD_STORAGE_ROWS } from "./cloud-storage.ts";
 import { EXPORT_KIND_ROWS } from "./export-kinds.ts";
 import { IAM_ROWS } from "./iam.ts";
+import { INGESTION_ROWS } from "./ingestion.ts";
 import { NAME_AND_PUBLISH_ROWS } from "./names-and-publish.ts";
 import { RESOURCE_FIELD_ROWS } from "./resource-fields.ts";
 import { RESOURCE_ROWS } from "./resources.ts";
@@ -24,4 +26,6 @@ export const ROWS: StatusRow[] = [
   ...SCHEMA_ROWS,
   ...IAM_ROWS,
   ...EXPORT_KIND_ROWS,
+  ...CLOUD_STORAGE_ROWS,
+  ...INGESTION_ROWS,
 ];

@@ -25,6 +25,8 @@ export interface Fixtures {
   /** A BigQuery and a Bigtable subscription on `topic` (their destinations need not exist). */
   bqSub: string;
   btSub: string;
+  /** A Cloud Storage subscription on `topic` (its bucket need not exist). */
+  gcsSub: string;
   /** An AVRO schema, its only revision, and a topic bound to it with JSON encoding. */
   schema: string;
   schemaRevision: string;

@@ -1,0 +1,48 @@
+/** Import-topic test helpers: a topic turned into an import topic after its subscription exists, and a bounded pull. */
+import { renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PubSub } from "@google-cloud/pubsub";
+import { unique } from "../helpers/emulator.ts";
+import { rawClients, type RawClients } from "../helpers/raw-clients.ts";
+
+/** A topic and a pull subscription on it, then the ingestion settings (so nothing ingested is missed). */
+export async function importTopic(pubsub: PubSub, settings: Record<string, unknown>) {
+  const [topic] = await pubsub.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"));
+  await topic.setMetadata({ ingestionDataSourceSettings: settings });
+  return { topic, sub };
+}
+
+export interface Pulled {
+  data: string;
+  attributes: Record<string, string>;
+}
+
+/** Pulls (and acks) until `n` messages came or `ms` passed; then one more immediate pull must find nothing new. */
+export async function pullN(raw: RawClients, subscription: string, n: number, ms = 5000): Promise<Pulled[]> {
+  const out: Pulled[] = [];
+  const until = Date.now() + ms;
+  while (out.length < n && Date.now() < until) {
+    const [res] = await raw.subscriber.pull({ subscription, maxMessages: 1000, returnImmediately: true });
+    const got = res.receivedMessages ?? [];
+    if (got.length) await raw.subscriber.acknowledge({ subscription, ackIds: got.map((r) => r.ackId!) });
+    for (const r of got) out.push({ data: Buffer.from(r.message!.data as Uint8Array).toString(), attributes: { ...(r.message!.attributes ?? {}) } });
+    if (!got.length) await Bun.sleep(20);
+  }
+  return out;
+}
+
+export async function pullNothing(raw: RawClients, subscription: string): Promise<number> {
+  await Bun.sleep(100);
+  const [res] = await raw.subscriber.pull({ subscription, maxMessages: 1000, returnImmediately: true });
+  return (res.receivedMessages ?? []).length;
+}
+
+/** Writes an object into a bucket folder the way objects should appear: whole, then renamed. */
+export function putObject(dir: string, bucket: string, name: string, body: string | Uint8Array): void {
+  const tmp = join(dir, `.tmp-${unique("o")}`);
+  writeFileSync(tmp, body);
+  renameSync(tmp, join(dir, bucket, name));
+}
+
+export { rawClients };
