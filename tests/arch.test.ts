@@ -112,6 +112,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["runtime"],
   ["proto"],
   ["http", "transforms", "persistence", "sinks", "push-http", "rpc"],
+  ["ingest"],
   ["grpc", "rest", "admin", "provision", "cli"],
   ["server"],
   ["main.ts"],
