@@ -21,7 +21,7 @@ import { BigtableKind } from "./sinks/bigtable/kind.ts";
 import { OidcSigner } from "./push/oidc.ts";
 import { SwitchableClock } from "./switchable-clock.ts";
 import { MemoryBudget } from "./core/memory-budget.ts";
-import { collectGarbage, defaultMaxMemory, processRss } from "./memory-limit.ts";
+import { collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "./memory-limit.ts";
 import { log } from "./log.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
@@ -59,7 +59,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const { store, close } = await openStore(c.dataDir);
   const clock = new SwitchableClock(c.clock);
   const signer = new OidcSigner(() => clock.now());
-  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage });
+  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges() });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
   const broker = new Broker({
     clock,
