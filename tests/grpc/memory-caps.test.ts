@@ -54,7 +54,7 @@ async function fillDrainRefill(wrap: string[], capWords: RegExp, args: string[] 
   let drained = 0;
   for (let i = 0; i < accepted / 100 && drained < accepted; i++) {
     const res = await c.call(c.subscriber, "Pull", { subscription, maxMessages: 1000, returnImmediately: true });
-    const ackIds = res.receivedMessages.map((r: { ackId: string }) => r.ackId);
+    const ackIds = (res.receivedMessages ?? []).map((r: { ackId: string }) => r.ackId);
     if (ackIds.length) await c.call(c.subscriber, "Acknowledge", { subscription, ackIds });
     drained += ackIds.length;
   }
