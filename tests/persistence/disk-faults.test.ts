@@ -83,6 +83,9 @@ describe("a full disk (a 12 MiB tmpfs)", () => {
     expect(ids.length).toBeGreaterThan(1000);
     expect(server.output()).toContain("a write failed (SQLITE_FULL");
     expect(server.output()).not.toContain("internal error");
+    const metrics = async () => (await fetch(`http://${server.endpoint}/metrics.json`, { signal: AbortSignal.timeout(5000) })).json();
+    expect((await metrics()).dataDirFault).toMatchObject({ code: "RESOURCE_EXHAUSTED" });
+    expect(await (await fetch(`http://${server.endpoint}/metrics`, { signal: AbortSignal.timeout(5000) })).text()).toContain("pubsub_emulator_data_dir_fault 1");
     // While full, later publishes are refused the same way before they change anything.
     expect((await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }))).code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     // Deliveries go on from memory.
@@ -98,6 +101,7 @@ describe("a full disk (a 12 MiB tmpfs)", () => {
     }
     expect(code).toBe(grpc.status.OK);
     expect(server.output()).toContain("takes writes again");
+    expect((await metrics()).dataDirFault).toBe(null);
     expect(server.exitCode()).toBe(null);
     await expectAllAfterRestart(server, dir, ids);
   }, 90_000);
