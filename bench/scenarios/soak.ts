@@ -84,14 +84,14 @@ export async function run(ctx: Ctx): Promise<Row[]> {
     const { lost, dup } = flow.losses();
     const pullLost = side.pulled.lost(flow.acked);
     const errors = flow.pubErrors + flow.subErrors + side.errorCount;
-    const rss = drift(rows, (r) => r.rssMB), p99 = drift(rows, (r) => r.p99), heap = drift(rows, (r) => r.heapMB), fds = drift(rows, (r) => r.fds), walD = drift(rows, (r) => r.walMB);
+    const rss = drift(rows, (r) => r.rssMB), p99 = drift(rows, (r) => r.p99), p50 = drift(rows, (r) => r.p50), heap = drift(rows, (r) => r.heapMB), fds = drift(rows, (r) => r.fds), walD = drift(rows, (r) => r.walMB);
     const text = intervalTable(rows);
-    ctx.log(`soak: ${rate}/s for ${seconds} s, ${rows.length} rows of ${everyMs / 1000} s; drift last vs first quarter: RSS ${fix(rss)} %, p99 ${fix(p99)} %, heap ${fix(heap)} %, fds ${fix(fds)} %${wal ? `, WAL ${fix(walD)} %` : ""}; lost ${lost} + ${pullLost} (unary), errors ${errors}; ${side.nacks} nacks, ${side.seeks} seeks, ${side.churned} churn cycles`);
+    ctx.log(`soak: ${rate}/s for ${seconds} s, ${rows.length} rows of ${everyMs / 1000} s; drift last vs first quarter: RSS ${fix(rss)} %, p99 ${fix(p99)} % (p50 ${fix(p50)} %), heap ${fix(heap)} %, fds ${fix(fds)} %${wal ? `, WAL ${fix(walD)} %` : ""}; lost ${lost} + ${pullLost} (unary), errors ${errors}; ${side.nacks} nacks, ${side.seeks} seeks, ${side.churned} churn cycles`);
     const { samples: _s, ...resources } = res;
     const r = row({ scenario: "soak", variant: `${seconds}s @${rate}/s mixed`, config: { rate, seconds, payload: "1KB", intervalS: everyMs / 1000 },
       messages: flow.ackedCount, seconds: res.wallS, latencyKind: "e2e", resources, lost: lost + pullLost, duplicates: dup + side.pulled.duplicates,
       errors, errorKinds: { ...flow.errors, ...side.errors },
-      extra: { stoppedEarly: out.stoppedEarly, rssDriftPct: rss, p99DriftPct: p99, heapDriftPct: heap, fdsDriftPct: fds, walDriftPct: walD,
+      extra: { stoppedEarly: out.stoppedEarly, rssDriftPct: rss, p99DriftPct: p99, p50DriftPct: p50, heapDriftPct: heap, fdsDriftPct: fds, walDriftPct: walD,
         nacks: side.nacks, seeks: side.seeks, churnCycles: side.churned, intervals: rows, intervalTable: text } });
     r.latency = { ...r.latency, p99: median(rows.map((x) => x.p99).filter((v): v is number => v != null)), p50: median(rows.map((x) => x.p50).filter((v): v is number => v != null)) };
     r.pass = rss == null || p99 == null ? null : rss < 10 && p99 < 20 && r.lost === 0 && errors === 0 && !out.stoppedEarly;
