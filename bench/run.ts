@@ -95,7 +95,7 @@ function stamp() { return new Date().toISOString().replace(/[:]/g, "").replace(/
 /** Upper bound for one scenario, so a wedged server cannot hang the run. */
 function budgetMs(name: string, o: Opts): number {
   const d = o.duration ?? 0;
-  if (name === "soak") return (d || (o.quick ? 30 : 300)) * 1000 + 180_000;
+  if (name === "soak") return (d || (o.quick ? 60 : 300)) * 1000 + 300_000;
   return (o.quick ? 240_000 : 900_000) + d * 1000 * 12;
 }
 
@@ -133,7 +133,7 @@ export async function main(argv: string[]) {
     }
     env ??= environment(server, argv);
     const ctx: Ctx = { server, target: server.target, quick: o.quick, duration: o.duration, ceiling, repeat: o.repeat,
-      log: (m) => console.log(`  ${m}`) };
+      log: (m) => console.log(`  ${m}`), dataDir };
     const budget = budgetMs(name, o);
     try {
       const mod = await import(SCENARIOS[name]!);
