@@ -12,7 +12,7 @@ import {
   encodePublishResponse,
 } from "./codec/messages.ts";
 import { unary } from "./handler.ts";
-import { services } from "./proto.ts";
+import { serviceDefinition } from "./definitions.ts";
 import { streamingPull } from "./streaming-pull.ts";
 import { checkUtf8, hasReplacementChar, requestType } from "./utf8-check.ts";
 
@@ -78,7 +78,7 @@ export function createGrpcServer(table: RpcTable): grpc.Server {
     "grpc.max_send_message_length": MAX_MESSAGE,
   });
   for (const service of Object.keys(SERVICES) as ServiceName[]) {
-    const definition = services[service];
+    const definition = serviceDefinition(service);
     server.addService(withCodecs(definition, CODECS[service] ?? {}), handlers(service, definition, table));
   }
   return server;
