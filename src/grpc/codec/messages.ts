@@ -143,7 +143,13 @@ export function decodeStreamingPullRequest(buf: Buffer): StreamRequest {
 /** What the Pull and StreamingPull handlers hand their serializer: the core decides its fields. */
 export type DeliveryResponse = DeliveryBatch;
 
-const utf8Len = (s: string) => Buffer.byteLength(s, "utf8");
+/** UTF-8 length; short ASCII strings (most ids, keys and values) are counted here, not by a native call. */
+function utf8Len(s: string): number {
+  const n = s.length;
+  if (n > 32) return Buffer.byteLength(s, "utf8");
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, "utf8");
+  return n;
+}
 
 function messageSize(m: StoredMessage): number {
   let n = 0;
