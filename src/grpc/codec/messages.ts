@@ -9,7 +9,7 @@ import type { PublishRequest } from "../../rpc/publisher.ts";
 import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
 import type { StreamRequest } from "../../core/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
-import { Malformed, Reader, Writer, decimalLength, fieldSize, varintSize } from "./wire.ts";
+import { Malformed, Reader, Writer, decimalLength, fieldSize, kept, varintSize } from "./wire.ts";
 
 
 export function decodePublishRequest(buf: Buffer): PublishRequest {
@@ -24,7 +24,12 @@ export function decodePublishRequest(buf: Buffer): PublishRequest {
       messages.push(decodePubsubMessage(buf, s, e));
     } else r.skip(tag & 7);
   }
-  return { topic, messages, requestBytes: buf.length };
+  // Data stay views into the request until the topic is known to keep them (rpc/publisher.ts):
+  // a message nobody holds (no subscription, no log) is never copied.
+  const keep = () => {
+    for (const m of messages) if (m.data) m.data = kept(m.data);
+  };
+  return { topic, messages, requestBytes: buf.length, keep };
 }
 
 function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageInput {
@@ -33,7 +38,7 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
   const m: MessageInput = {};
   while (!r.done) {
     const tag = r.varint();
-    if (tag === 0x0a) m.data = r.bytesKept();
+    if (tag === 0x0a) m.data = r.bytesView();
     else if (tag === 0x12) {
       // A map entry: inline reads, since messages may carry up to 100 of them.
       const len = r.varint();
