@@ -31,11 +31,12 @@ for (const mode of modes.length ? modes : (["publish", "e2e"] as const)) {
     }
   }
   console.log(`\n${mode}, batches of ${at("--batch") ?? 1000}, ${rounds} rounds:`);
-  console.log("server     msg/s (median)  server µs/msg (median)  msg/s ÷ pstest  µs/msg ÷ pstest  (median of per-round ratios)");
+  console.log(`server     msg/s (median)  server µs/msg (median)  msg/s ÷ pstest  µs/msg ÷ pstest${root ? "  µs/msg ÷ base" : ""}  (ratios: median of per-round ratios)`);
   for (const s of servers) {
     const xs = rows[s.name]!;
-    const ratio = (f: (x: LeanResult) => number | null) => median(xs.map((x, r) => (f(x) ?? NaN) / (f(rows.pstest![r]!) ?? NaN)));
-    console.log(`${s.name.padEnd(10)} ${Math.round(median(xs.map((x) => x.msgsPerSec))).toLocaleString("en-US").padStart(14)}  ${median(xs.map((x) => x.serverUsPerMsg ?? NaN)).toFixed(2).padStart(22)}  ${ratio((x) => x.msgsPerSec).toFixed(2).padStart(14)}  ${ratio((x) => x.serverUsPerMsg).toFixed(2).padStart(15)}`);
+    const ratio = (to: string, f: (x: LeanResult) => number | null) => median(xs.map((x, r) => (f(x) ?? NaN) / (f(rows[to]![r]!) ?? NaN)));
+    console.log(`${s.name.padEnd(10)} ${Math.round(median(xs.map((x) => x.msgsPerSec))).toLocaleString("en-US").padStart(14)}  ${median(xs.map((x) => x.serverUsPerMsg ?? NaN)).toFixed(2).padStart(22)}  ` +
+      `${ratio("pstest", (x) => x.msgsPerSec).toFixed(2).padStart(14)}  ${ratio("pstest", (x) => x.serverUsPerMsg).toFixed(2).padStart(15)}${root ? ratio("base", (x) => x.serverUsPerMsg).toFixed(2).padStart(15) : ""}`);
   }
 }
 process.exit(0);
