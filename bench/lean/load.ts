@@ -67,7 +67,7 @@ async function worker(a: WorkerArgs): Promise<WorkerResult> {
   const cpu = process.cpuUsage(cpu0);
   const seconds = (performance.now() - t0) / 1000;
   stop = true;
-  wake?.();
+  (wake as (() => void) | null)?.();
   await Promise.race([Promise.all(loops), sleep(2000)]);
   closeStream();
   session.destroy();
@@ -134,7 +134,7 @@ export async function run(o: LeanOpts): Promise<LeanResult> {
     // The server's CPU window is the parent's; scale it to the workers' message window.
     const serverUs = serverCpu == null || !messages ? null : serverCpu / ((messages / seconds) * wall);
     const out: LeanResult = {
-      mode: o.mode, server: o.server ?? o.target, procs: o.procs, batch: o.batch, bytes: o.bytes, inflight: o.inflight,
+      mode: o.mode, server: o.server ?? o.target!, procs: o.procs, batch: o.batch, bytes: o.bytes, inflight: o.inflight,
       msgsPerSec: messages / seconds, serverUsPerMsg: serverUs, clientUsPerMsg: messages ? clientCpu / messages : null,
       serverCpuPct: serverCpu == null ? null : serverCpu / 1e4 / wall, clientCpuPct: clientCpu / 1e4 / seconds,
       errors: results.reduce((s, r) => s + r.errors, 0),

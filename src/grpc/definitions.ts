@@ -25,7 +25,8 @@ function lazyType(service: ServiceName, method: string, side: "request" | "respo
   let t: protobuf.Type | null = null;
   return () => {
     if (t) return t;
-    const m = loadRoot().lookupService(SERVICES[service]).methods[method]!.resolve();
+    const m = loadRoot().lookupService(SERVICES[service]).methods[method]!;
+    m.resolve();
     return (t = side === "request" ? m.resolvedRequestType! : m.resolvedResponseType!);
   };
 }

@@ -50,9 +50,9 @@ describe("publish", () => {
   test("Publish copies data out of the request only when the topic keeps messages", async () => {
     const broker = new Broker({ clock: new ManualClock() });
     const publish = createRpcTable(broker).unary.get("Publisher.Publish")!;
-    broker.createTopic({ name: "projects/p/topics/none" });
-    broker.createTopic({ name: "projects/p/topics/held" });
-    broker.createSubscription({ name: "projects/p/subscriptions/sub", topic: "projects/p/topics/held" });
+    broker.createTopic({ name: "projects/p/topics/none" } as never);
+    broker.createTopic({ name: "projects/p/topics/held" } as never);
+    broker.createSubscription({ name: "projects/p/subscriptions/sub", topic: "projects/p/topics/held" } as never);
     const request = (topic: string) =>
       decodePublishRequest(Buffer.from(pub.requestSerialize({ topic, messages: [{ data: Buffer.from("x") }, { data: Buffer.from("y") }] })));
     const nobody = request("projects/p/topics/none");
