@@ -2,6 +2,7 @@
 import * as grpc from "@grpc/grpc-js";
 import type { RpcTable } from "../rpc/table.ts";
 import { SERVICES, type ServiceName } from "../rpc/services.ts";
+import { installFramedSend } from "./framed.ts";
 import { malformedSafe } from "./malformed.ts";
 import {
   decodeAcknowledgeRequest,
@@ -73,6 +74,7 @@ function handlers(service: ServiceName, definition: grpc.ServiceDefinition, tabl
 }
 
 export function createGrpcServer(table: RpcTable): grpc.Server {
+  installFramedSend();
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE,
     "grpc.max_send_message_length": MAX_MESSAGE,

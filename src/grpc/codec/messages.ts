@@ -9,6 +9,7 @@ import type { PublishRequest } from "../../rpc/publisher.ts";
 import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
 import type { StreamRequest } from "../../core/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
+import { framedBody } from "../framed.ts";
 import { Malformed, Reader, Writer, decimalLength, fieldSize, kept, varintSize } from "./wire.ts";
 
 
@@ -63,7 +64,7 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
 export function encodePublishResponse(res: { messageIds: string[] }): Buffer {
   let size = 0;
   for (const id of res.messageIds) size += fieldSize(id.length);
-  const w = new Writer(Buffer.allocUnsafe(size));
+  const w = new Writer(framedBody(size));
   for (const id of res.messageIds) w.string(1, id, id.length);
   return w.buf;
 }
@@ -236,7 +237,7 @@ export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
   const modConfSize = modConf ? confirmationSize(modConf) : 0;
   if (ackConf) total += fieldSize(ackConfSize);
   if (modConf) total += fieldSize(modConfSize);
-  const w = new Writer(Buffer.allocUnsafe(total));
+  const w = new Writer(framedBody(total));
   for (let i = 0; i < ds.length; i++) {
     const d = ds[i];
     w.header(1, recSizes[i]);
