@@ -1,5 +1,4 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
-import { loadQuickJsEngine } from "./transforms/quickjs-engine.ts";
 import type { RequestListener } from "node:http";
 import { Broker } from "./core/broker.ts";
 import type { Store } from "./core/store/store.ts";
@@ -86,7 +85,8 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
     memory,
-    transforms: loadQuickJsEngine,
+    // QuickJS and its wasm load with the first resource that has transforms.
+    transforms: () => import("./transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
     quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
