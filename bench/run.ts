@@ -1,6 +1,6 @@
 // Benchmark runner.
 //
-//   bun bench/run.ts [scenario…] [--target host:port] [--server ours|reference] [--quick]
+//   bun bench/run.ts [scenario…] [--target host:port] [--server ours|reference|pstest] [--quick]
 //                    [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]…
 //                    [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM] [--stores memory,data-dir]
 //   bun bench/run.ts compare <git-ref> …   → bench/compare.ts
@@ -34,7 +34,7 @@ export const SCENARIOS: Record<string, string> = {
 const ALIASES: Record<string, string> = { herd: "thundering-herd", "fan-out": "fanout" };
 
 interface Opts {
-  scenarios: string[]; target: string | null; server: "ours" | "reference"; quick: boolean;
+  scenarios: string[]; target: string | null; server: "ours" | "reference" | "pstest"; quick: boolean;
   duration: number | null; smol: boolean; ceiling: number | null; repeat: number | null; serverArgs: string[];
   root: string | null; wrap: string[]; out: string | null;
   /** Each scenario runs once per store: "memory" (default) and/or "data-dir" (a fresh --data-dir per server). */
@@ -44,7 +44,7 @@ type Store = "memory" | "data-dir";
 
 function usage(msg?: string): never {
   if (msg) console.error(msg);
-  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]… [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM] [--stores memory,data-dir]
+  console.error(`usage: bun bench/run.ts [${Object.keys(SCENARIOS).join("|")}]… [--target host:port] [--server ours|reference|pstest] [--quick] [--duration s] [--smol] [--ceiling msg/s] [--repeat n] [--server-arg ARG]… [--root DIR] [--server-wrap "CMD ARG…"] [--out STEM] [--stores memory,data-dir]
        bun bench/run.ts compare <git-ref> [scenario…] [--rounds n] [--quick]
        bun bench/run.ts sizing [--cpus 1,2] [--mem 256M,512M,1G] [--quick]`);
   process.exit(2);
@@ -62,7 +62,7 @@ function parse(argv: string[]): Opts {
     if (a === "--target") o.target = argv[++i] ?? usage("--target needs host:port");
     else if (a === "--server") {
       const v = argv[++i];
-      if (v !== "ours" && v !== "reference") usage("--server is ours or reference");
+      if (v !== "ours" && v !== "reference" && v !== "pstest") usage("--server is ours, reference or pstest");
       o.server = v;
     } else if (a === "--quick") o.quick = true;
     else if (a === "--smol") o.smol = true;
@@ -95,7 +95,7 @@ function stamp() { return new Date().toISOString().replace(/[:]/g, "").replace(/
 /** Upper bound for one scenario, so a wedged server cannot hang the run. */
 function budgetMs(name: string, o: Opts): number {
   const d = o.duration ?? 0;
-  if (name === "soak") return (d || (o.quick ? 30 : 300)) * 1000 + 180_000;
+  if (name === "soak") return (d || (o.quick ? 60 : 300)) * 1000 + 300_000;
   return (o.quick ? 240_000 : 900_000) + d * 1000 * 12;
 }
 
@@ -133,7 +133,7 @@ export async function main(argv: string[]) {
     }
     env ??= environment(server, argv);
     const ctx: Ctx = { server, target: server.target, quick: o.quick, duration: o.duration, ceiling, repeat: o.repeat,
-      log: (m) => console.log(`  ${m}`) };
+      log: (m) => console.log(`  ${m}`), dataDir };
     const budget = budgetMs(name, o);
     try {
       const mod = await import(SCENARIOS[name]!);

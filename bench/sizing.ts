@@ -2,7 +2,7 @@
 // decision (how many msg/s at what p99 does 1 / 2 vCPU and 256 MB / 512 MB / 1 GB give?).
 //
 //   bun bench/sizing.ts [--cpus 1,2] [--mem 256M,512M,1G] [--quick] [--duration s] [--matrix]
-//                       [--client auto|shared] [--smol] [--no-backlog]
+//                       [--client auto|shared] [--smol] [--no-backlog] [--lean]
 //   bun run bench sizing …
 //
 // Configurations (default): every --cpus value without a memory cap, then every --mem cap at
@@ -19,6 +19,11 @@
 // (2 of 2 here) there is nothing left to pin to: the client shares them, and that row is a
 // lower bound (client and server compete). --client shared never pins the client.
 // Memory: see lib/limits.ts for the cap methods; the first that works is used and named.
+// --lean: after each configuration's saturation run, the same limits drive the server from the
+// lean load generator (bench/lean/load.ts: pre-encoded requests, 2 worker processes, batches of
+// 1,000), closed loop, e2e and publish: the server's own capacity under the cap, since that
+// client's CPU per message is about half the server's (the official client's is more than the
+// server's, so the saturation table above measures the client as much as the server).
 // Backlog (after the saturation runs, --no-backlog skips it): under each memory cap, how many
 // unacknowledged 1 KB messages the server holds before the kernel kills it — what sizes
 // memory, since throughput barely moves RSS.
@@ -32,18 +37,20 @@ import { payloadFn } from "./lib/payload.ts";
 import { environment, envText } from "./lib/report.ts";
 import { CGEXEC, cpuList, detectMemMethod, makeCgroup, memoryStats, parseBytes, removeCgroup, setCpuQuota, setMemoryMax, type Cgroup, type MemMethod, type MemoryStats } from "./lib/limits.ts";
 import { writeFileSync } from "node:fs";
+import { run as leanRun, type LeanResult } from "./lean/load.ts";
+import { waitForQuiet } from "./lib/monitor.ts";
 
-interface Opts { cpus: number[]; mems: string[]; quick: boolean; duration: number | null; matrix: boolean; client: "auto" | "shared"; smol: boolean; backlog: boolean }
+interface Opts { cpus: number[]; mems: string[]; quick: boolean; duration: number | null; matrix: boolean; client: "auto" | "shared"; smol: boolean; backlog: boolean; lean: boolean }
 
 function usage(msg?: string): never {
   if (msg) console.error(msg);
-  console.error("usage: bun bench/sizing.ts [--cpus 1,2] [--mem 256M,512M,1G] [--quick] [--duration s] [--matrix] [--client auto|shared] [--smol] [--no-backlog]");
+  console.error("usage: bun bench/sizing.ts [--cpus 1,2] [--mem 256M,512M,1G] [--quick] [--duration s] [--matrix] [--client auto|shared] [--smol] [--no-backlog] [--lean]");
   process.exit(2);
 }
 
 function parse(argv: string[]): Opts {
   const n = osCpus().length;
-  const o: Opts = { cpus: [1, Math.min(2, n)].filter((v, i, a) => a.indexOf(v) === i), mems: ["256M", "512M", "1G"], quick: false, duration: null, matrix: false, client: "auto", smol: false, backlog: true };
+  const o: Opts = { cpus: [1, Math.min(2, n)].filter((v, i, a) => a.indexOf(v) === i), mems: ["256M", "512M", "1G"], quick: false, duration: null, matrix: false, client: "auto", smol: false, backlog: true, lean: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--cpus") {
@@ -56,6 +63,7 @@ function parse(argv: string[]): Opts {
     else if (a === "--matrix") o.matrix = true;
     else if (a === "--smol") o.smol = true;
     else if (a === "--no-backlog") o.backlog = false;
+    else if (a === "--lean") o.lean = true;
     else if (a === "--duration") { o.duration = Number(argv[++i]); if (!(o.duration > 0)) usage("--duration needs seconds"); }
     else if (a === "--client") { const v = argv[++i]; if (v !== "auto" && v !== "shared") usage("--client auto|shared"); o.client = v; }
     else if (a === "-h" || a === "--help") usage();
@@ -299,6 +307,35 @@ export function sizingTable(rows: SizingRow[]): string {
   return [line(head), line(w.map((x) => "-".repeat(x))), ...body.map(line)].join("\n");
 }
 
+interface LeanRow { label: string; clientCpus: string; e2e: LeanResult | null; publish: LeanResult | null; failed: string | null }
+
+/** Closed-loop capacity under the configuration's limits, from the lean generator (e2e, then publish). */
+async function leanCapacity(c: Config, o: Opts, method: MemMethod): Promise<LeanRow> {
+  const l = setupLimits(c, o, method, "lean");
+  const row: LeanRow = { label: c.label, clientCpus: l.clientCpus, e2e: null, publish: null, failed: l.failed };
+  try {
+    if (!l.failed) {
+      for (const mode of ["e2e", "publish"] as const) {
+        await waitForQuiet(o.quick ? 10_000 : 30_000);
+        row[mode] = await leanRun({ mode, server: "ours", procs: 2, duration: o.duration ?? (o.quick ? 4 : 10), warmup: 1, batch: 1000, bytes: 1024, inflight: 4,
+          json: false, serverWrap: l.wrap, clientWrap: l.clientWrap.filter((w) => w !== "setsid") });
+      }
+    }
+  } catch (e: any) { row.failed = String(e?.message ?? e); }
+  for (const g of l.cgroups) removeCgroup(g);
+  return row;
+}
+
+export function leanTable(rows: LeanRow[]): string {
+  const f = (v: number | null | undefined, d = 1) => (v == null ? "?" : v.toFixed(d));
+  const head = ["config", "client CPUs", "e2e msg/s", "srv µs/msg", "srv CPU%", "client/server", "publish msg/s", "srv µs/msg", "srv CPU%", "client/server"];
+  const body = rows.map((r) => r.failed ? [r.label, r.clientCpus, `FAILED: ${r.failed}`, "", "", "", "", "", "", ""] : [r.label, r.clientCpus,
+    n0(r.e2e?.msgsPerSec ?? null), f(r.e2e?.serverUsPerMsg), f(r.e2e?.serverCpuPct, 0), r.e2e?.serverUsPerMsg && r.e2e.clientUsPerMsg ? f(r.e2e.clientUsPerMsg / r.e2e.serverUsPerMsg, 2) : "?",
+    n0(r.publish?.msgsPerSec ?? null), f(r.publish?.serverUsPerMsg), f(r.publish?.serverCpuPct, 0), r.publish?.serverUsPerMsg && r.publish.clientUsPerMsg ? f(r.publish.clientUsPerMsg / r.publish.serverUsPerMsg, 2) : "?"]);
+  const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  return [head, w.map((x) => "-".repeat(x)), ...body].map((r) => (r as string[]).map((c, i) => c.padEnd(w[i]!)).join("  ")).join("\n");
+}
+
 export async function main(argv: string[]) {
   const o = parse(argv);
   const t0 = performance.now();
@@ -318,6 +355,8 @@ export async function main(argv: string[]) {
     const given = c.mem ? results.find((r) => r.cpus === c.cpus && !r.memCap && !r.failed)?.ceiling ?? null : null;
     results.push(await runConfig(c, o, method, given, stem, dir));
   }
+  const lean: LeanRow[] = [];
+  if (o.lean) for (const c of configs) lean.push(await leanCapacity(c, o, method));
 
   // Backlog: every memory cap (at the first CPU count), or, without caps, one uncapped run.
   const backlog: BacklogRow[] = [];
@@ -338,12 +377,14 @@ export async function main(argv: string[]) {
     "@sat = at the saturation point (no inflection: the highest step that kept up); JS thread % = the server's main thread;",
     "server-bound est. = min(CPUs × 10⁶ / srv µs/msg, 10⁶ / JS-thread µs/msg): where the server itself would saturate",
     "(an extrapolation; below it the client is the limit). other CPU% = max over steps of CPU used by other processes (! ≥ 25).",
+    ...(lean.length ? ["", "lean client (bench/lean/load.ts: 2 worker processes × 4 calls × 1,000 pre-encoded 1 KB messages, closed loop) under the same limits —",
+      "the server's capacity, not the official client's; client/server = the generator's CPU per message over the server's:", leanTable(lean)] : []),
     ...(backlog.length ? ["", "backlog — unacknowledged 1 KB messages a subscription without subscribers holds under the cap:", backlogTable(backlog),
       "held = publishes the server acknowledged; RSS B/msg = slope of server RSS over messages held (second half of the fill)."] : []),
     "", "steps:", ...stepLines,
   ].join("\n");
   console.log("\n" + text);
-  writeFileSync(join(dir, `${stem}.json`), JSON.stringify({ env, method, options: o, results, backlog }, null, 2));
+  writeFileSync(join(dir, `${stem}.json`), JSON.stringify({ env, method, options: o, results, lean, backlog }, null, 2));
   writeFileSync(join(dir, `${stem}.txt`), text + "\n");
   console.log(`\nwritten: bench/results/${stem}.{json,txt}`);
   process.exit(results.every((r) => r.failed) ? 3 : 0);

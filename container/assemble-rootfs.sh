@@ -5,7 +5,14 @@
 # does CI (.ci/image) before `buildah bud` — the image built here is the one a Docker host builds.
 #
 #   container/assemble-rootfs.sh dist/pubsub-emulator OUT [BUSYBOX]
+#
+# For another architecture's binary (the linux-arm64 image), SYSROOT names where that
+# architecture's libraries live here (Debian's libc6-arm64-cross: /usr/aarch64-linux-gnu) and
+# EXEC the user-mode emulator that runs its programs (qemu-aarch64-static): libraries are listed
+# by its own loader, copied to the same paths under / in the image, and the checks run under EXEC.
 set -eu
+SYSROOT=${SYSROOT:-}
+EXEC=${EXEC:-}
 
 BIN=${1:?usage: assemble-rootfs.sh BINARY OUT [BUSYBOX]}
 OUT=${2:?usage: assemble-rootfs.sh BINARY OUT [BUSYBOX]}
@@ -18,6 +25,12 @@ die() { echo "assemble-rootfs: $*" >&2; exit 1; }
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing (apt-get install busybox-static)"
 # A dynamically linked busybox would need its own libraries: insist on the static one.
 if ldd "$BUSYBOX" >/dev/null 2>&1; then die "$BUSYBOX is not statically linked (apt-get install busybox-static)"; fi
+# ldd, or the foreign loader's --list under EXEC (its lines name the libraries under SYSROOT).
+list_libs() {
+  if [ -z "$SYSROOT" ]; then ldd "$1"; return; fi
+  loader=$(ls "$SYSROOT"/lib/ld-linux*.so.* | head -1)
+  $EXEC "$loader" --library-path "$SYSROOT/lib" --list "$1"
+}
 
 rm -rf "$OUT"
 mkdir -p "$OUT/bin" "$OUT/usr/local/bin" "$OUT/etc" "$OUT/tmp" "$OUT/data"
@@ -28,18 +41,20 @@ install -m 0755 "$HERE/gcloud" "$OUT/usr/local/bin/gcloud"
 install -m 0755 "$HERE/entrypoint.sh" "$OUT/usr/local/bin/entrypoint"
 
 # Every library the loader would map, at the path ldd resolves it to (symlinks followed).
-libs=$(ldd "$BIN" | awk '/=>/ { print $3 } !/=>/ && $1 ~ /^\// { print $1 }')
+libs=$(list_libs "$BIN" | awk '/=>/ { print $3 } !/=>/ && $1 ~ /^\// { print $1 }')
 [ -n "$libs" ] || die "ldd listed no libraries for $BIN"
-for lib in $libs; do
+for src in $libs; do
+  lib=${src#"$SYSROOT"}
   mkdir -p "$OUT$(dirname "$lib")"
-  cp -L "$lib" "$OUT$lib"
+  cp -L "$src" "$OUT$lib"
 done
+libs=$(for src in $libs; do echo "${src#"$SYSROOT"}"; done)
 # The loader path is fixed in the binary; keep /lib64 → the file copied above on merged-/usr hosts.
-interp=$(ldd "$BIN" | awk '$1 ~ /^\/.*ld-linux/ { print $1 }')
+interp=$(list_libs "$BIN" | awk '$1 ~ /^\/.*ld-linux/ { print $1 }')
 [ -n "$interp" ] && [ -e "$OUT$interp" ] || die "no dynamic loader found for $BIN"
 
 install -m 0755 "$BUSYBOX" "$OUT/bin/busybox"
-for applet in $("$BUSYBOX" --list); do
+for applet in $($EXEC "$BUSYBOX" --list); do
   [ -e "$OUT/bin/$applet" ] || ln -s busybox "$OUT/bin/$applet"
 done
 
@@ -56,6 +71,6 @@ chown "$UID_GID:$UID_GID" "$OUT/data" 2>/dev/null || true
 
 # The emulator must start from this tree alone: run it through the copied loader and libraries.
 libpath=$(for lib in $libs; do printf '%s:' "$OUT$(dirname "$lib")"; done)
-"$OUT$interp" --library-path "$libpath" \
+$EXEC "$OUT$interp" --library-path "$libpath" \
   "$OUT/usr/local/bin/pubsub-emulator" --version >/dev/null || die "the assembled binary does not run"
 echo "assemble-rootfs: $OUT ($(du -sh "$OUT" | cut -f1))"

@@ -36,6 +36,8 @@ export interface Ctx {
   ceiling: number | null;         // --ceiling msg/s, if given (else measured)
   repeat: number | null;          // --repeat N, if given
   log: (msg: string) => void;
+  /** The server's --data-dir when the store is data-dir (soak reads its WAL size). */
+  dataDir?: string | null;
 }
 
 export function row(r: Partial<Row> & Pick<Row, "scenario" | "variant" | "resources">): Row {
@@ -115,8 +117,13 @@ export function notes(rows: Row[]): string {
     const bits: string[] = [];
     if (r.criterion) bits.push(`criterion: ${r.criterion}`);
     if (Object.keys(r.errorKinds).length) bits.push(`errors: ${JSON.stringify(r.errorKinds)}`);
-    for (const [k, v] of Object.entries(r.extra)) if (v != null && typeof v !== "object") bits.push(`${k}=${typeof v === "number" ? +v.toFixed(3) : v}`);
+    const blocks: string[] = [];
+    for (const [k, v] of Object.entries(r.extra)) {
+      if (typeof v === "string" && v.includes("\n")) blocks.push(v.replace(/^/gm, "    "));
+      else if (v != null && typeof v !== "object") bits.push(`${k}=${typeof v === "number" ? +v.toFixed(3) : v}`);
+    }
     if (bits.length) out.push(`  ${r.scenario}/${r.variant}: ${bits.join("; ")}`);
+    out.push(...blocks);
   }
   return out.join("\n");
 }

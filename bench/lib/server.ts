@@ -1,7 +1,7 @@
 // The server under test: a local child process (ours or the reference), or a remote
 // --target. Resource readings come from /proc for a local child and from the emulator's
 // `GET /metrics` endpoint (as JSON) for a target (memory reported as unknown if it has none).
-import { readFileSync, readdirSync, createWriteStream } from "node:fs";
+import { existsSync, readFileSync, readdirSync, createWriteStream } from "node:fs";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dir, "../..");
@@ -18,7 +18,7 @@ export interface ServerSample {
 
 export interface ServerHandle {
   target: string;             // host:port
-  kind: "ours" | "reference" | "target";
+  kind: "ours" | "reference" | "pstest" | "target";
   pid: number | null;
   cmd: string[] | null;
   sample(): Promise<ServerSample>;
@@ -76,16 +76,27 @@ export function remoteServer(target: string): ServerHandle {
 }
 
 export interface StartOptions {
-  kind: "ours" | "reference"; smol: boolean; args?: string[]; logFile: string; timeoutMs?: number;
+  kind: "ours" | "reference" | "pstest"; smol: boolean; args?: string[]; logFile: string; timeoutMs?: number;
   /** Checkout whose src/main.ts (or bench/reference/server.ts) is started; default ROOT. Used by compare. */
   root?: string;
   /** Command prefix that ends by exec'ing its arguments (taskset, bench/lib/cgexec.sh), so the pid stays the server's. Used by sizing. */
   wrap?: string[];
 }
 
+/** Go's pstest (cloud.google.com/go/pubsub/v2/pstest) behind bench/pstest/main.go: $PSTEST_BIN, or built once into bench/results/. */
+export function pstestBinary(): string {
+  if (process.env.PSTEST_BIN) return process.env.PSTEST_BIN;
+  const out = join(ROOT, "bench/results/pstest-server");
+  if (existsSync(out)) return out;
+  const r = Bun.spawnSync(["go", "build", "-o", out, "."], { cwd: join(ROOT, "bench/pstest"), stderr: "inherit", env: { ...process.env, GOFLAGS: "-mod=mod" } });
+  if (r.exitCode !== 0) throw new Error("cannot build bench/pstest (needs go and the Go module proxy)");
+  return out;
+}
+
 export async function startServer(o: StartOptions): Promise<ServerHandle> {
   const script = o.kind === "ours" ? "src/main.ts" : "bench/reference/server.ts";
-  const cmd = [...(o.wrap ?? []), process.execPath, ...(o.smol ? ["--smol"] : []), script, "--host-port", "127.0.0.1:0", ...(o.args ?? [])];
+  const entry = o.kind === "pstest" ? [pstestBinary()] : [process.execPath, ...(o.smol ? ["--smol"] : []), script];
+  const cmd = [...(o.wrap ?? []), ...entry, "--host-port", "127.0.0.1:0", ...(o.args ?? [])];
   const child = Bun.spawn(cmd, { cwd: o.root ?? ROOT, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
   const log = createWriteStream(o.logFile);
   let exitCode: number | null = null;

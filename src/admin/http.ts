@@ -16,7 +16,7 @@ import type { MessageHistory } from "./history.ts";
 import type { ImportStatusSource } from "../ingest/storage-imports.ts";
 import { inspectRoutes } from "./inspect.ts";
 import type { RpcTable } from "../rpc/table.ts";
-import { metricsRoutes, type MemoryBudgetProbe } from "./metrics.ts";
+import { metricsRoutes, type DiskFaultProbe, type MemoryBudgetProbe } from "./metrics.ts";
 import { Router, sendError } from "./router.ts";
 import { JWKS_PATH } from "../push-http/oidc.ts";
 
@@ -30,6 +30,8 @@ export interface AdminDeps {
   history: MessageHistory;
   /** Hook for the memory budget (--max-memory), reported by /metrics when set. */
   memoryBudget?: MemoryBudgetProbe;
+  /** The data dir's disk fault (--data-dir), reported by /metrics when set. */
+  diskFault?: DiskFaultProbe;
   /** The host the emulator listens on: browsers may address it by this name too. */
   host: string;
   /** The push OIDC signing keys, served where Google serves its own. */

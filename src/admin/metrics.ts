@@ -18,11 +18,16 @@ export const OTHER = "_other";
 /** The memory budget's state (--max-memory): held message bytes against their limit, refusals. */
 export type MemoryBudgetProbe = () => { limitBytes: number; usedBytes: number; heldLimitBytes: number; publishesRefused: number } | null;
 
+/** The --data-dir's disk fault in force (src/persistence/disk-faults.ts), null while writes go through. */
+export type DiskFaultProbe = () => { code: string; message: string; refused: number } | null;
+
 export interface MetricsDeps {
   broker: Broker;
   counters: Counters;
   memoryBudget?: MemoryBudgetProbe;
   imports?: ImportStatusSource;
+  /** Set with --data-dir. */
+  diskFault?: DiskFaultProbe;
 }
 
 const started = Date.now();
@@ -40,6 +45,7 @@ export function metricsJson(deps: MetricsDeps) {
     uptimeSeconds: (Date.now() - started) / 1000,
     bunVersion: process.versions.bun ?? null,
     memoryBudget: deps.memoryBudget?.() ?? null,
+    dataDirFault: deps.diskFault?.() ?? null,
     internalErrors: internalErrorCount(),
     ...deps.broker.stats(),
   };
@@ -138,6 +144,11 @@ export function prometheus(deps: MetricsDeps): string {
   w.family(P + "subscriptions", "gauge", "Subscriptions.");
   w.sample(P + "subscriptions", {}, stats.subscriptions);
   processFamilies(w, deps.memoryBudget?.() ?? null);
+  if (deps.diskFault) {
+    const fault = deps.diskFault();
+    w.family(P + "data_dir_fault", "gauge", "1 while the data dir refuses writes (full, failing, removed): operations that write are refused.");
+    w.sample(P + "data_dir_fault", {}, fault ? 1 : 0);
+  }
   return w.lines.join("\n") + "\n";
 }
 

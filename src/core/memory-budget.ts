@@ -17,6 +17,10 @@ export const HELD_SHARE = 0.5;
 const SAMPLE_MS = 100;
 /** A full collection is asked for at most this often while resident memory is over the budget. */
 const RECLAIM_MS = 5000;
+/** Past its limit by this factor a gauge refuses every publish, held room or not. */
+const GAUGE_HARD = 1.05;
+/** Of the held bytes when a gauge first reads over its limit: what may be held again while it stays over. */
+const GAUGE_ROOM = 0.75;
 
 export interface MemoryBudgetOptions {
   /** The memory the process should stay within, in bytes (Infinity: no budget). */
@@ -30,6 +34,19 @@ export interface MemoryBudgetOptions {
   rss?: () => number;
   /** Asks the runtime to collect garbage now, so memory freed by acks shows in the next sample. */
   reclaim?: () => void;
+  /** Further limits the process lives under (RLIMIT_AS, RLIMIT_DATA), sampled with resident memory. */
+  gauges?: MemoryGauge[];
+}
+
+/** One measure of the process's memory against a limit it must stay under; the adapter reads it. */
+export interface MemoryGauge {
+  /** What is measured ("address space"), for the refusal's message. */
+  what: string;
+  /** Bytes past which publishes are refused (the limit less what the process keeps in reserve). */
+  limit: number;
+  /** Where the limit comes from ("RLIMIT_AS (ulimit -v) of 1024 MiB"). */
+  cap: string;
+  used: () => number;
 }
 
 /** What the budget reads: the store's count of held messages and their bytes. */
@@ -47,6 +64,14 @@ export class MemoryBudget {
   private lastSample = -Infinity;
   private lastReclaim = -Infinity;
   private rssBytes = 0;
+  /** The gauge over its limit at the last sample, if any; hard when past GAUGE_HARD of it. */
+  private overGauge: { what: string; used: number; limit: number; cap: string; hard: boolean } | null = null;
+  /**
+   * Held bytes admitted while a gauge reads over its limit. Virtual memory is not given back
+   * when messages are freed (the allocator keeps its mappings), so the gauge stays over after a
+   * drain; the mappings that held the messages at the crossing hold new ones, less a margin.
+   */
+  private gaugeRoom = Infinity;
 
   constructor(private o: MemoryBudgetOptions) {
     this.maxBytes = o.maxBytes;
@@ -77,6 +102,10 @@ export class MemoryBudget {
     }
     const rss = this.sampleRss();
     if (rss > this.maxBytes) this.refuse(`the emulator process uses ${mb(rss)}, over its ${mb(this.maxBytes)} memory budget`);
+    const over = this.overGauge;
+    if (over && (over.hard || this.held + incoming > this.gaugeRoom)) {
+      this.refuse(`the emulator's ${over.what} is ${mb(over.used)}, past the ${mb(over.limit)} it may use under its ${over.cap}`, `raise that limit`);
+    }
   }
 
   /** For the metrics endpoint; null without a budget. */
@@ -86,25 +115,36 @@ export class MemoryBudget {
   }
 
   private sampleRss(): number {
-    const { rss, reclaim } = this.o;
-    if (!rss || !Number.isFinite(this.maxBytes)) return 0;
+    const { rss, reclaim, gauges = [] } = this.o;
+    if ((!rss && gauges.length === 0) || !Number.isFinite(this.maxBytes)) return 0;
     const now = this.o.now();
     if (now - this.lastSample < SAMPLE_MS) return this.rssBytes;
     this.lastSample = now;
-    this.rssBytes = rss();
-    if (this.rssBytes > this.maxBytes && reclaim && now - this.lastReclaim >= RECLAIM_MS) {
+    const sample = () => {
+      this.rssBytes = rss?.() ?? 0;
+      this.overGauge = null;
+      for (const g of gauges) {
+        const used = g.used();
+        if (used > g.limit && !this.overGauge?.hard) this.overGauge = { what: g.what, used, limit: g.limit, cap: g.cap, hard: used > g.limit * GAUGE_HARD };
+      }
+      const over = this.overGauge;
+      if (!over) this.gaugeRoom = Infinity;
+      else if (over.hard || this.gaugeRoom === Infinity) this.gaugeRoom = Math.min(this.gaugeRoom, this.held * GAUGE_ROOM);
+    };
+    sample();
+    if ((this.rssBytes > this.maxBytes || this.overGauge) && reclaim && now - this.lastReclaim >= RECLAIM_MS) {
       this.lastReclaim = now;
       reclaim();
-      this.rssBytes = rss();
+      sample();
     }
     return this.rssBytes;
   }
 
-  private refuse(why: string): never {
+  private refuse(why: string, more = "give the emulator more memory with --max-memory"): never {
     this.refused++;
     throw new PubSubError(
       "RESOURCE_EXHAUSTED",
-      `Publish refused: ${why}. Acknowledge or drop messages (subscriptions nobody reads hold every message), or give the emulator more memory with --max-memory.`,
+      `Publish refused: ${why}. Acknowledge or drop messages (subscriptions nobody reads hold every message), or ${more}.`,
     );
   }
 }

@@ -2,6 +2,7 @@
 import * as grpc from "@grpc/grpc-js";
 import type { RpcTable } from "../rpc/table.ts";
 import { SERVICES, type ServiceName } from "../rpc/services.ts";
+import { installFramedSend } from "./framed.ts";
 import { malformedSafe } from "./malformed.ts";
 import {
   decodeAcknowledgeRequest,
@@ -12,7 +13,7 @@ import {
   encodePublishResponse,
 } from "./codec/messages.ts";
 import { unary } from "./handler.ts";
-import { services } from "./proto.ts";
+import { serviceDefinition } from "./definitions.ts";
 import { streamingPull } from "./streaming-pull.ts";
 import { checkUtf8, hasReplacementChar, requestType } from "./utf8-check.ts";
 
@@ -73,12 +74,13 @@ function handlers(service: ServiceName, definition: grpc.ServiceDefinition, tabl
 }
 
 export function createGrpcServer(table: RpcTable): grpc.Server {
+  installFramedSend();
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE,
     "grpc.max_send_message_length": MAX_MESSAGE,
   });
   for (const service of Object.keys(SERVICES) as ServiceName[]) {
-    const definition = services[service];
+    const definition = serviceDefinition(service);
     server.addService(withCodecs(definition, CODECS[service] ?? {}), handlers(service, definition, table));
   }
   return server;

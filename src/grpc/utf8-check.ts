@@ -6,7 +6,8 @@
  * request whose decoded strings hold U+FFFD, so the descriptor is parsed only if one ever comes.
  */
 import { isUtf8 } from "node:buffer";
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
+import { createRequire } from "node:module";
 import { protoRoot } from "../proto/descriptor.ts";
 import { Malformed, Reader } from "./codec/wire.ts";
 import { invalidUtf8 } from "./malformed.ts";
@@ -16,8 +17,13 @@ const MAX_DEPTH = 32;
 
 /** The request message type of `service`'s `method` (built from the descriptor on first use). */
 export function requestType(service: string, method: string): protobuf.Type {
-  return protoRoot().lookupService(service).methods[method].resolvedRequestType!;
+  const type = protoRoot().lookupService(service).methods[method].resolvedRequestType!;
+  pb ??= createRequire(import.meta.url)("protobufjs");
+  return type;
 }
+
+/** protobufjs, loaded with the first request that needs the walk (never at start). */
+let pb: typeof protobuf | undefined;
 
 /** Throws (BadField) when a `string` field of this serialized `type` is not UTF-8. */
 export function checkUtf8(type: protobuf.Type, buf: Buffer): void {
@@ -51,9 +57,9 @@ function walk(type: protobuf.Type, buf: Buffer, start: number, end: number, pref
     }
     const [s, e] = r.span();
     const name = prefix + snake(field.name);
-    if (field instanceof protobuf.MapField) walkMapEntry(field, buf, s, e, name, depth);
+    if (field instanceof pb!.MapField) walkMapEntry(field, buf, s, e, name, depth);
     else if (field.type === "string") checkBytes(buf, s, e, name);
-    else if (field.resolvedType instanceof protobuf.Type) walk(field.resolvedType, buf, s, e, `${name}.`, depth + 1);
+    else if (field.resolvedType instanceof pb!.Type) walk(field.resolvedType, buf, s, e, `${name}.`, depth + 1);
   }
 }
 
@@ -69,7 +75,7 @@ function walkMapEntry(field: protobuf.MapField, buf: Buffer, start: number, end:
     } else if (tag === 0x12 && field.type === "string") {
       const [s, e] = r.span();
       checkBytes(buf, s, e, name);
-    } else if (tag === 0x12 && field.resolvedType instanceof protobuf.Type) {
+    } else if (tag === 0x12 && field.resolvedType instanceof pb!.Type) {
       const [s, e] = r.span();
       walk(field.resolvedType, buf, s, e, `${name}.`, depth + 1);
     } else r.skip(tag & 7);

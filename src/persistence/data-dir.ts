@@ -6,8 +6,8 @@
  * clear message before anything is written. The database is then opened in WAL mode.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { APPLICATION_ID, DB_FILE, LOCK_FILE, MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
 /** The data dir cannot be used; the message says why and what to do. Nothing was changed. */
@@ -124,5 +124,18 @@ export function explain(file: string, e: unknown): DataDirError {
   if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT")) {
     return new DataDirError(`${file} is not a readable pubsub-emulator database (${cause}). Move it away or choose another --data-dir; nothing was changed.`);
   }
-  return new DataDirError(`cannot open ${file}: ${cause}${code ? ` (${code})` : ""}.`);
+  return new DataDirError(`cannot open ${file}: ${cause}${code ? ` (${code})` : ""}${unwritable(dirname(file))}.`);
+}
+
+/** Why a directory cannot be written, when that is why SQLite could not open a file in it. */
+function unwritable(dir: string): string {
+  try {
+    accessSync(dir, constants.W_OK);
+    return "";
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "EROFS") return `: ${dir} is on a read-only file system (the emulator needs to write its data dir)`;
+    if (code === "EACCES" || code === "EPERM") return `: ${dir} is not writable by this user (uid ${process.getuid?.() ?? "?"})`;
+    return "";
+  }
 }

@@ -12,6 +12,7 @@ import type { Policy } from "../core/iam.ts";
 import type { EntryState, SnapshotRecord, StoreContents, StoredRevision } from "../core/store/store.ts";
 import { Deque } from "../core/deque.ts";
 import { Checkpointer } from "./checkpointer.ts";
+import { DiskFaults } from "./disk-faults.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
 import { noStatements, prepare, type Statements } from "./statements.ts";
@@ -35,6 +36,7 @@ export class SqliteStore extends MemoryStore {
   private db: Database;
   private lock: Database;
   private checkpointer: Checkpointer | null = null;
+  private faults: DiskFaults;
   private q: Statements;
   private inTransaction = false;
   /** The stored next_seq: no id at or above it was handed out, so a restart starts there. */
@@ -70,6 +72,7 @@ export class SqliteStore extends MemoryStore {
     this.lock = opened.lock;
     this.dir = dir;
     this.file = opened.file;
+    this.faults = new DiskFaults(dir, opened.file);
     const l = load(db);
     this.q = prepare(db);
     this.topicIds = l.topicIds;
@@ -131,21 +134,31 @@ export class SqliteStore extends MemoryStore {
     return this.ackPrefix + super.nextAckId();
   }
 
+  /** One operation's writes, committed before it returns; a disk fault refuses it (disk-faults.ts). */
   override transaction<T>(fn: () => T): T {
     if (this.inTransaction || this.closed) return fn();
-    this.q.begin.run();
+    this.faults.gate();
     this.inTransaction = true;
     try {
+      this.q.begin.run();
       const out = fn();
       this.q.commit.run();
+      this.faults.committed();
       this.checkpointer?.dirty();
       return out;
     } catch (e) {
-      if (this.db.inTransaction) this.q.rollback.run();
-      throw e;
+      try {
+        if (this.db.inTransaction) this.q.rollback.run();
+      } catch {}
+      throw this.faults.failed(e);
     } finally {
       this.inTransaction = false;
     }
+  }
+
+  /** The disk fault in force, if any (metrics, tests). */
+  get diskFault() {
+    return this.faults.current;
   }
 
   /** Hands over what the last run left, once (the broker rebuilds from it at construction). */
@@ -292,11 +305,18 @@ export class SqliteStore extends MemoryStore {
   }
 
   override recordDeliveries(sub: string, deliveries: readonly Delivery[]): void {
+    // Attempt counts are kept in memory; while the disk refuses writes they are not stored (a
+    // restart may count fewer), so deliveries go on and acks can drain what is held.
+    if (this.faults.faulted) return;
     const id = this.subId(sub);
-    this.transaction(() => {
-      const set = this.q.setAttempts;
-      for (let i = 0; i < deliveries.length; i++) set.run(deliveries[i].deliveryAttempt, id, deliveries[i].message.seq);
-    });
+    try {
+      this.transaction(() => {
+        const set = this.q.setAttempts;
+        for (let i = 0; i < deliveries.length; i++) set.run(deliveries[i].deliveryAttempt, id, deliveries[i].message.seq);
+      });
+    } catch (e) {
+      if (!this.faults.faulted) throw e;
+    }
   }
 
   override updateEntries(sub: string, entries: readonly EntryState[]): void {

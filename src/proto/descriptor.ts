@@ -3,14 +3,20 @@
  * protos/generate.ts): the one module that reads it. gRPC loads it, the REST mapping and the
  * served-methods table walk it, the UTF-8 check and provisioning use it as a protobufjs Root.
  */
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
+import { createRequire } from "node:module";
 import json from "../../protos/descriptor.json" with { type: "json" };
 
 export const descriptor = json;
 
 let root: protobuf.Root | undefined;
 
-/** The descriptor as a resolved protobufjs Root, built on first use (a server that never needs it pays nothing). */
+/**
+ * The descriptor as a resolved protobufjs Root, built on first use: protobufjs itself is loaded
+ * then, not at start (a server that never needs it pays nothing).
+ */
 export function protoRoot(): protobuf.Root {
-  return (root ??= protobuf.Root.fromJSON(json as protobuf.INamespace).resolveAll() as protobuf.Root);
+  if (root) return root;
+  const pb: typeof protobuf = createRequire(import.meta.url)("protobufjs");
+  return (root = pb.Root.fromJSON(json as protobuf.INamespace).resolveAll() as protobuf.Root);
 }

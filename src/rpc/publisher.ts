@@ -12,6 +12,11 @@ export interface PublishRequest {
   messages: MessageInput[];
   /** Serialized size, checked against the 10,000,000-byte request limit. */
   requestBytes?: number;
+  /**
+   * Set when the messages' data are views into the request buffer (gRPC): copies them out, so a
+   * held message does not pin the whole request. Called only when the topic keeps messages.
+   */
+  keep?: () => void;
 }
 
 export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
@@ -40,6 +45,9 @@ export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
       broker.detachSubscription(req.subscription);
       return EMPTY;
     },
-    Publish: (req: PublishRequest) => ({ messageIds: broker.publish(req.topic, req.messages ?? [], req.requestBytes) }),
+    Publish: (req: PublishRequest) => {
+      if (req.keep && broker.keepsMessages(req.topic)) req.keep();
+      return { messageIds: broker.publish(req.topic, req.messages ?? [], req.requestBytes) };
+    },
   };
 }

@@ -10,6 +10,7 @@
  */
 import type { Clock } from "../core/clock.ts";
 import { MinHeap, type HeapEntry } from "../core/heap.ts";
+import { log } from "./log.ts";
 
 export type ClockMode = "system" | "manual";
 
@@ -102,7 +103,13 @@ export class SwitchableClock implements Clock {
       if (t.key > this.now()) this.moveTo(t.key);
       this.heap.pop();
       fired++;
-      t.fn();
+      // One timer's failure (a store write the disk refused) must not stop the others, nor
+      // leave the real timer unarmed: every later lease, retry and expiry would wait forever.
+      try {
+        t.fn();
+      } catch (e) {
+        log.error("a timer failed (the others go on)", e);
+      }
     }
     return fired;
   }

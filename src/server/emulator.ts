@@ -1,5 +1,4 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
-import { loadQuickJsEngine } from "../transforms/quickjs-engine.ts";
 import type { RequestListener } from "node:http";
 import { Broker } from "../core/broker.ts";
 import type { Store } from "../core/store/store.ts";
@@ -21,7 +20,8 @@ import { BigtableKind } from "../sinks/bigtable/kind.ts";
 import { OidcSigner } from "../push-http/oidc.ts";
 import { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
-import { collectGarbage, defaultMaxMemory, processRss } from "../runtime/memory-limit.ts";
+import type { DiskFaultProbe } from "../admin/metrics.ts";
+import { collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
 import { log } from "../runtime/log.ts";
 import { CloudStorageKind } from "../sinks/storage/kind.ts";
 import { storageTarget } from "../sinks/storage/targets.ts";
@@ -42,7 +42,7 @@ export interface Emulator {
 }
 
 /** The in-memory store, or the data dir's (read whole before the broker is built from it). */
-async function openStore(dataDir: string): Promise<{ store?: Store; close(): void }> {
+async function openStore(dataDir: string): Promise<{ store?: Store; close(): void; diskFault?: DiskFaultProbe }> {
   if (!dataDir) return { close() {} };
   const { SqliteStore } = await import("../persistence/sqlite-store.ts");
   const t0 = performance.now();
@@ -51,7 +51,7 @@ async function openStore(dataDir: string): Promise<{ store?: Store; close(): voi
   const ms = (performance.now() - t0).toFixed(0);
   log.info(`data dir ${store.file}: ${o.topics} topics, ${o.subscriptions} subscriptions, ${o.snapshots} snapshots, ${o.schemas} schemas, ${o.policies} IAM policies, ${o.messages} messages (read in ${ms} ms)`);
   if (o.dangling) log.warn(`data dir ${store.file}: ${o.dangling} rows pointed at nothing and were left out`);
-  return { store, close: () => store.close() };
+  return { store, close: () => store.close(), diskFault: () => store.diskFault };
 }
 
 /** Reading a large data dir leaves its row arrays behind: collect them before serving (≈ 1/3 of RSS at 1M messages). */
@@ -69,10 +69,10 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
-  const { store, close } = await openStore(c.dataDir);
+  const { store, close, diskFault } = await openStore(c.dataDir);
   const clock = new SwitchableClock(c.clock);
   const signer = new OidcSigner(() => clock.now());
-  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage });
+  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges() });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
   const storage = storageTarget(c.storageDir, c.storageEmulatorHost);
   const broker = new Broker({
@@ -85,7 +85,8 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
     memory,
-    transforms: loadQuickJsEngine,
+    // QuickJS and its wasm load with the first resource that has transforms.
+    transforms: () => import("../transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
     quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
@@ -108,7 +109,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const rest = restHandler(table);
-  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe(), imports });
+  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe(), imports, diskFault });
   // REST/JSON under /v1/, as on pubsub.googleapis.com; health, metrics and the operator API beside it.
   const hosts = new Set([c.host.toLowerCase()]);
   const http: RequestListener = (req, res) => {

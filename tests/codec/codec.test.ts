@@ -11,6 +11,9 @@ import {
 import { checkDecoded, malformedSafe } from "../../src/grpc/malformed.ts";
 import { services } from "../../src/grpc/proto.ts";
 import type { StoredMessage } from "../../src/core/message.ts";
+import { Broker } from "../../src/core/broker.ts";
+import { ManualClock } from "../../src/core/clock.ts";
+import { NO_CONTEXT, createRpcTable } from "../../src/rpc/table.ts";
 
 const pub = services.Publisher.Publish;
 const pull = services.Subscriber.Pull;
@@ -35,9 +38,32 @@ describe("publish", () => {
     expect(req.messages[0].attributes).toEqual({ "ключ": "значение", a: "" });
     expect(req.messages[0].orderingKey).toBe("k1");
     expect(req.messages[1]).toEqual({ attributes: { only: "attrs" } });
-    // A held message must not keep the whole request alive.
+    // Views into the request until the topic keeps them; keep() copies them out, so a held
+    // message does not keep the whole request alive.
+    expect(req.messages[2].data!.buffer).toBe(buf.buffer);
+    req.keep!();
     expect(req.messages[2].data!.buffer).not.toBe(buf.buffer);
     expect(req.messages[2].data!.buffer.byteLength).toBe(1);
+    expect(Buffer.from(req.messages[0].data!).equals(all)).toBe(true);
+  });
+
+  test("Publish copies data out of the request only when the topic keeps messages", async () => {
+    const broker = new Broker({ clock: new ManualClock() });
+    const publish = createRpcTable(broker).unary.get("Publisher.Publish")!;
+    broker.createTopic({ name: "projects/p/topics/none" } as never);
+    broker.createTopic({ name: "projects/p/topics/held" } as never);
+    broker.createSubscription({ name: "projects/p/subscriptions/sub", topic: "projects/p/topics/held" } as never);
+    const request = (topic: string) =>
+      decodePublishRequest(Buffer.from(pub.requestSerialize({ topic, messages: [{ data: Buffer.from("x") }, { data: Buffer.from("y") }] })));
+    const nobody = request("projects/p/topics/none");
+    publish(nobody, NO_CONTEXT);
+    expect(nobody.messages[0].data!.length).toBe(1);
+    expect(nobody.messages[0].data!.buffer.byteLength).toBeGreaterThan(1); // still a view: nothing holds it
+    const held = request("projects/p/topics/held");
+    publish(held, NO_CONTEXT);
+    for (const m of held.messages) expect(m.data!.buffer.byteLength).toBe(1);
+    const [d] = await broker.pull("projects/p/subscriptions/sub", 10, true).result;
+    expect(d!.message.data.buffer.byteLength).toBe(1);
   });
 
   test("data that is most of the request stays a slice of it (no copy of large messages)", () => {
@@ -141,7 +167,7 @@ describe("delivery responses", () => {
 describe("requests", () => {
   test("StreamingPullRequest fields, negative deadlines and packed ints", () => {
     const request = {
-      subscription: "projects/p/subscriptions/s",
+      subscription: "projects/p/subscriptions/sub",
       ackIds: ["a", "b"],
       modifyDeadlineSeconds: [0, 30, -1],
       modifyDeadlineAckIds: ["c", "d", "e"],
@@ -155,8 +181,8 @@ describe("requests", () => {
   });
 
   test("AcknowledgeRequest", () => {
-    const buf = ack.requestSerialize({ subscription: "projects/p/subscriptions/s", ackIds: ["x1", "y2"] });
-    expect(decodeAcknowledgeRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/s", ackIds: ["x1", "y2"] });
+    const buf = ack.requestSerialize({ subscription: "projects/p/subscriptions/sub", ackIds: ["x1", "y2"] });
+    expect(decodeAcknowledgeRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/sub", ackIds: ["x1", "y2"] });
   });
 
   test("garbage becomes INVALID_ARGUMENT, not a throw inside grpc-js", () => {
@@ -170,8 +196,8 @@ describe("requests", () => {
 test("ModifyAckDeadlineRequest, including a negative deadline", () => {
   const modack = services.Subscriber.ModifyAckDeadline;
   for (const ackDeadlineSeconds of [0, 600, -1]) {
-    const buf = modack.requestSerialize({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });
-    expect(decodeModifyAckDeadlineRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/s", ackIds: ["q", "r"], ackDeadlineSeconds });
+    const buf = modack.requestSerialize({ subscription: "projects/p/subscriptions/sub", ackIds: ["q", "r"], ackDeadlineSeconds });
+    expect(decodeModifyAckDeadlineRequest(buf)).toEqual({ subscription: "projects/p/subscriptions/sub", ackIds: ["q", "r"], ackDeadlineSeconds });
   }
 });
 

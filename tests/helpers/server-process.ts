@@ -15,15 +15,20 @@ export interface ServerProcess {
   readonly pid: number;
   /** Everything it printed so far (stdout and stderr). */
   output(): string;
+  /** Null while it runs; its exit code (or signal number + 128) once gone. */
+  exitCode(): number | null;
   /** SIGKILL: no handler runs, nothing is flushed. Resolves once it is gone. */
   kill9(): Promise<void>;
   /** SIGTERM (a clean stop); resolves with the exit code. */
   stop(): Promise<number>;
 }
 
-/** Starts `bun src/main.ts --host-port 127.0.0.1:PORT …args`; rejects if no ready line within `ms`. */
-export async function spawnServer(args: string[], { port = 0, ms = 20_000 } = {}): Promise<ServerProcess> {
-  const child = Bun.spawn([process.execPath, "src/main.ts", "--host-port", `127.0.0.1:${port}`, ...args], {
+/**
+ * Starts `bun src/main.ts --host-port 127.0.0.1:PORT …args` (after `wrap`, a command that execs
+ * its arguments: a ulimit, a cgroup); rejects if no ready line within `ms`.
+ */
+export async function spawnServer(args: string[], { port = 0, ms = 20_000, wrap = [] as string[] } = {}): Promise<ServerProcess> {
+  const child = Bun.spawn([...wrap, process.execPath, "src/main.ts", "--host-port", `127.0.0.1:${port}`, ...args], {
     cwd: ROOT,
     stdout: "pipe",
     stderr: "pipe",
@@ -62,6 +67,7 @@ export async function spawnServer(args: string[], { port = 0, ms = 20_000 } = {}
     endpoint: `127.0.0.1:${listening}`,
     pid: child.pid,
     output: () => text,
+    exitCode: () => child.exitCode ?? (child.signalCode ? 128 : null),
     async kill9() {
       child.kill("SIGKILL");
       await child.exited;

@@ -9,7 +9,8 @@ import type { PublishRequest } from "../../rpc/publisher.ts";
 import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
 import type { StreamRequest } from "../../core/delivery/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
-import { Malformed, Reader, Writer, decimalLength, fieldSize, varintSize } from "./wire.ts";
+import { framedBody } from "../framed.ts";
+import { Malformed, Reader, Writer, decimalLength, fieldSize, kept, varintSize } from "./wire.ts";
 
 
 export function decodePublishRequest(buf: Buffer): PublishRequest {
@@ -24,7 +25,12 @@ export function decodePublishRequest(buf: Buffer): PublishRequest {
       messages.push(decodePubsubMessage(buf, s, e));
     } else r.skip(tag & 7);
   }
-  return { topic, messages, requestBytes: buf.length };
+  // Data stay views into the request until the topic is known to keep them (rpc/publisher.ts):
+  // a message nobody holds (no subscription, no log) is never copied.
+  const keep = () => {
+    for (const m of messages) if (m.data) m.data = kept(m.data);
+  };
+  return { topic, messages, requestBytes: buf.length, keep };
 }
 
 function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageInput {
@@ -33,7 +39,7 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
   const m: MessageInput = {};
   while (!r.done) {
     const tag = r.varint();
-    if (tag === 0x0a) m.data = r.bytesKept();
+    if (tag === 0x0a) m.data = r.bytesView();
     else if (tag === 0x12) {
       // A map entry: inline reads, since messages may carry up to 100 of them.
       const len = r.varint();
@@ -58,7 +64,7 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
 export function encodePublishResponse(res: { messageIds: string[] }): Buffer {
   let size = 0;
   for (const id of res.messageIds) size += fieldSize(id.length);
-  const w = new Writer(Buffer.allocUnsafe(size));
+  const w = new Writer(framedBody(size));
   for (const id of res.messageIds) w.string(1, id, id.length);
   return w.buf;
 }
@@ -143,7 +149,13 @@ export function decodeStreamingPullRequest(buf: Buffer): StreamRequest {
 /** What the Pull and StreamingPull handlers hand their serializer: the core decides its fields. */
 export type DeliveryResponse = DeliveryBatch;
 
-const utf8Len = (s: string) => Buffer.byteLength(s, "utf8");
+/** UTF-8 length; short ASCII strings (most ids, keys and values) are counted here, not by a native call. */
+function utf8Len(s: string): number {
+  const n = s.length;
+  if (n > 32) return Buffer.byteLength(s, "utf8");
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, "utf8");
+  return n;
+}
 
 function messageSize(m: StoredMessage): number {
   let n = 0;
@@ -225,7 +237,7 @@ export function encodeDeliveryResponse(res: DeliveryResponse): Buffer {
   const modConfSize = modConf ? confirmationSize(modConf) : 0;
   if (ackConf) total += fieldSize(ackConfSize);
   if (modConf) total += fieldSize(modConfSize);
-  const w = new Writer(Buffer.allocUnsafe(total));
+  const w = new Writer(framedBody(total));
   for (let i = 0; i < ds.length; i++) {
     const d = ds[i];
     w.header(1, recSizes[i]);

@@ -85,13 +85,13 @@ export class Reader {
    * alive — a zero-copy slice would pin the whole request (a 1,000-message batch) for one message.
    */
   bytesKept(): Uint8Array {
+    return kept(this.bytesView());
+  }
+
+  /** A bytes field as a view into the request (see kept(): copy it before anything holds it). */
+  bytesView(): Uint8Array {
     const [s, e] = this.span();
-    const view = this.buf.subarray(s, e);
-    if ((e - s) * 2 >= this.buf.buffer.byteLength) return view;
-    // Its own ArrayBuffer (Buffer.allocUnsafe may share a pool slab): ≈ 0.5 µs for 1 KiB.
-    const copy = new Uint8Array(e - s);
-    copy.set(view);
-    return copy;
+    return this.buf.subarray(s, e);
   }
 
   skip(wireType: number): void {
@@ -113,6 +113,19 @@ export class Reader {
     }
     if (this.pos > this.end) throw new Malformed("truncated field");
   }
+}
+
+/**
+ * A bytes view the caller keeps (message data): copied out of the request unless it is most of
+ * the memory underneath, so a held message never keeps more than about twice its own size
+ * alive — a zero-copy slice would pin the whole request (a 1,000-message batch) for one message.
+ */
+export function kept(view: Uint8Array): Uint8Array {
+  if (view.length * 2 >= view.buffer.byteLength) return view;
+  // Its own ArrayBuffer (Buffer.allocUnsafe may share a pool slab): ≈ 0.5 µs for 1 KiB.
+  const copy = new Uint8Array(view.length);
+  copy.set(view);
+  return copy;
 }
 
 export function varintSize(n: number): number {

@@ -11,7 +11,7 @@ import type { Delivery } from "../../core/message.ts";
 import type { SubscriptionResource } from "../../core/resources.ts";
 import type { Subscription } from "../../core/subscription/subscription.ts";
 import { timestampFromMillis } from "../../core/kinds/bigquery/values.ts";
-import { BigtableClient, type RowMutation, type SetCell } from "./client.ts";
+import type { BigtableClient, RowMutation, SetCell } from "./client.ts";
 
 const btConfig = (c: SubscriptionResource) => c.bigtableConfig as BigtableConfigView | undefined;
 const enc = new TextEncoder();
@@ -60,7 +60,9 @@ export class BigtableKind implements ExportKind {
 
   private connect(): BigtableClient | null {
     if (!this.host) return null;
-    return (this.client ??= new BigtableClient(this.host));
+    // The client (grpc-js channel, proto-loader over the Bigtable protos) loads with the first
+    // Bigtable subscription, not with every server.
+    return (this.client ??= new (require("./client.ts") as typeof import("./client.ts")).BigtableClient(this.host));
   }
 
   async probe(sub: Subscription): Promise<string> {

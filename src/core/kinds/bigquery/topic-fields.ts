@@ -4,9 +4,12 @@
  * (avsc drops unregistered logical types, which decide the mapping); values come from avsc and
  * protobufjs, the parsers the schema registry already uses.
  */
-import avro from "avsc";
-import protobuf from "protobufjs";
+import type avro from "avsc";
+import type protobuf from "protobufjs";
 import type { SchemaRevision } from "../../schemas/registry.ts";
+
+/** protobufjs, loaded by then: only a compiled protobuf revision reaches the code that asks. */
+const pb = (): typeof protobuf => require("protobufjs");
 
 export interface SrcField {
   name: string;
@@ -96,12 +99,12 @@ function protoFields(type: protobuf.Type, depth: number): SrcField[] {
     if (f.map) {
       const mf = f as unknown as protobuf.MapField;
       const value: SrcField = { name: "value", kind: mf.type, optional: true, repeated: false };
-      if (mf.resolvedType instanceof protobuf.Type) value.fields = protoFields(mf.resolvedType, depth + 1), (value.kind = "message");
-      else if (mf.resolvedType instanceof protobuf.Enum) value.kind = "enum";
+      if (mf.resolvedType instanceof pb().Type) value.fields = protoFields(mf.resolvedType, depth + 1), (value.kind = "message");
+      else if (mf.resolvedType instanceof pb().Enum) value.kind = "enum";
       return { ...field, kind: "map", fields: [{ name: "key", kind: mf.keyType, optional: false, repeated: false }, value] };
     }
-    if (f.resolvedType instanceof protobuf.Type) return { ...field, kind: "message", fields: protoFields(f.resolvedType, depth + 1) };
-    if (f.resolvedType instanceof protobuf.Enum) return { ...field, kind: "enum" };
+    if (f.resolvedType instanceof pb().Type) return { ...field, kind: "message", fields: protoFields(f.resolvedType, depth + 1) };
+    if (f.resolvedType instanceof pb().Enum) return { ...field, kind: "enum" };
     return field;
   });
 }

@@ -1,0 +1,67 @@
+/**
+ * The served services' grpc-js definitions, built from the descriptor's JSON without parsing it
+ * into protobufjs at start: a method's protobufjs codec (every RPC without a hand-written one) is
+ * made on its first call, from one Root built then. What serving needs before the ready line is
+ * the paths and stream flags; protobufjs and the 40 ms of proto-loader's reflection data (used by
+ * no server) stay out of the start. The codecs are proto-loader's own: toObject with the options
+ * of proto.ts on decode, fromObject + encode on encode.
+ */
+import type * as grpc from "@grpc/grpc-js";
+import type protobuf from "protobufjs";
+import { createRequire } from "node:module";
+import descriptor from "../../protos/descriptor.json" with { type: "json" };
+import { SERVICES, serviceMethods, type ServiceName } from "../rpc/services.ts";
+
+const require = createRequire(import.meta.url);
+
+/** As proto.ts gives proto-loader (keepCase only matters when parsing .proto text). */
+const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: false, oneofs: true };
+
+let root: protobuf.Root | null = null;
+const loadRoot = () => (root ??= (require("protobufjs") as typeof protobuf).Root.fromJSON(descriptor));
+
+/** The request or response type of a method, resolved by protobufjs on first use. */
+function lazyType(service: ServiceName, method: string, side: "request" | "response"): () => protobuf.Type {
+  let t: protobuf.Type | null = null;
+  return () => {
+    if (t) return t;
+    const m = loadRoot().lookupService(SERVICES[service]).methods[method]!;
+    m.resolve();
+    return (t = side === "request" ? m.resolvedRequestType! : m.resolvedResponseType!);
+  };
+}
+
+function serializer(type: () => protobuf.Type): (v: unknown) => Buffer {
+  return (v) => {
+    const cls = type();
+    if (Array.isArray(v)) throw new Error(`Failed to serialize message: expected object with ${cls.name} structure, got array instead`);
+    return cls.encode(cls.fromObject(v as Record<string, unknown>)).finish() as Buffer;
+  };
+}
+
+function deserializer(type: () => protobuf.Type): (b: Buffer) => unknown {
+  return (b) => {
+    const cls = type();
+    return cls.toObject(cls.decode(b), TO_OBJECT);
+  };
+}
+
+/** The grpc-js definition of one served service (what `services[s]` of proto.ts holds, minus reflection data). */
+export function serviceDefinition(service: ServiceName): grpc.ServiceDefinition {
+  const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const [name, m] of Object.entries(serviceMethods(service))) {
+    const req = lazyType(service, name, "request");
+    const res = lazyType(service, name, "response");
+    out[name] = {
+      path: `/${SERVICES[service]}/${name}`,
+      requestStream: !!m.requestStream,
+      responseStream: !!m.responseStream,
+      requestSerialize: serializer(req),
+      requestDeserialize: deserializer(req),
+      responseSerialize: serializer(res),
+      responseDeserialize: deserializer(res),
+      originalName: name[0]!.toLowerCase() + name.slice(1),
+    };
+  }
+  return out as grpc.ServiceDefinition;
+}

@@ -1,0 +1,112 @@
+/**
+ * Every kind of memory cap the process can live under, each on a real server child: an
+ * address-space limit (`ulimit -v`, RLIMIT_AS), a data limit (`ulimit -d`, RLIMIT_DATA) and a
+ * memory cgroup. Publishing 1 KiB messages into a subscription nobody reads, the publish past the
+ * budget is RESOURCE_EXHAUSTED (never a crash, never a kernel kill); the server then drains what it
+ * holds to a subscriber and takes publishes again. Every loop is bounded in count.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import * as grpc from "@grpc/grpc-js";
+import { parseRlimits, rlimitGauges } from "../../src/runtime/memory-limit.ts";
+import { CGEXEC, makeCgroup, removeCgroup, setMemoryMax, type Cgroup } from "../../bench/lib/limits.ts";
+import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
+import { spawnServer, type ServerProcess } from "../helpers/server-process.ts";
+
+const MIB = 2 ** 20;
+const BATCH = Array.from({ length: 1000 }, () => ({ data: Buffer.alloc(1024, 7) }));
+/** Twice what any cap here allows: reaching it unrefused is a failure, not a hang. */
+const MAX_BATCHES = 2000;
+
+let server: ServerProcess | null = null;
+let c: RawClients | null = null;
+let cgroup: Cgroup | null = null;
+afterEach(async () => {
+  c?.close();
+  await server?.stop();
+  if (cgroup) removeCgroup(cgroup);
+  server = c = cgroup = null;
+});
+
+const ulimit = (flag: string, bytes: number) => ["sh", "-c", `ulimit ${flag} ${bytes / 1024} && exec "$@"`, "sh"];
+
+/** Fills a subscription nobody reads until refused, drains it, publishes again: the server's life under a cap. */
+async function fillDrainRefill(wrap: string[], capWords: RegExp, args: string[] = []) {
+  server = await spawnServer(["--log-level", "warn", ...args], { wrap });
+  c = rawClients(server.endpoint);
+  const topic = "projects/caps/topics/held";
+  const subscription = "projects/caps/subscriptions/held";
+  await c.call(c.publisher, "CreateTopic", { name: topic });
+  await c.call(c.subscriber, "CreateSubscription", { name: subscription, topic, ackDeadlineSeconds: 600 });
+
+  let accepted = 0;
+  let refused: { code: number; details: string } | null = null;
+  for (let i = 0; i < MAX_BATCHES && !refused; i++) {
+    const s = await statusOf(c.call(c.publisher, "Publish", { topic, messages: BATCH }));
+    if (s.code === grpc.status.OK) accepted += BATCH.length;
+    else refused = s;
+  }
+  expect(refused?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+  expect(refused?.details).toMatch(capWords);
+  expect(accepted).toBeGreaterThan(10_000);
+  expect(server.exitCode()).toBe(null);
+
+  // Every accepted message is delivered and acknowledged: nothing acknowledged to the publisher is lost.
+  let drained = 0;
+  for (let i = 0; i < accepted / 100 && drained < accepted; i++) {
+    const res = await c.call(c.subscriber, "Pull", { subscription, maxMessages: 1000, returnImmediately: true });
+    const ackIds = (res.receivedMessages ?? []).map((r: { ackId: string }) => r.ackId);
+    if (ackIds.length) await c.call(c.subscriber, "Acknowledge", { subscription, ackIds });
+    drained += ackIds.length;
+  }
+  expect(drained).toBe(accepted);
+
+  // Drained, it takes publishes again (the sampled guard may want its next sample and collection).
+  let again = -1;
+  for (let i = 0; i < 40 && again !== grpc.status.OK; i++) {
+    again = (await statusOf(c.call(c.publisher, "Publish", { topic, messages: BATCH }))).code;
+    if (again !== grpc.status.OK) await Bun.sleep(250);
+  }
+  expect(again).toBe(grpc.status.OK);
+  expect(server.exitCode()).toBe(null);
+  return { accepted, details: refused!.details };
+}
+
+describe("reading the limits", () => {
+  const limits = `Limit                     Soft Limit           Hard Limit           Units
+Max data size             536870912            unlimited            bytes
+Max stack size            8388608              unlimited            bytes
+Max address space         unlimited            unlimited            bytes
+`;
+  test("soft RLIMIT_AS and RLIMIT_DATA from /proc/self/limits; unlimited is none", () => {
+    expect(parseRlimits(limits)).toEqual({ addressSpace: null, data: 512 * MIB });
+    const gauges = rlimitGauges(parseRlimits(limits));
+    expect(gauges.map((g) => g.what)).toEqual(["data segment"]);
+    expect(gauges[0]!.limit).toBeLessThan(512 * MIB);
+    expect(gauges[0]!.cap).toContain("RLIMIT_DATA");
+    expect(gauges[0]!.used()).toBeGreaterThan(0);
+    expect(rlimitGauges(parseRlimits(""))).toEqual([]);
+  });
+});
+
+describe("under each cap the publish past the budget is RESOURCE_EXHAUSTED and the server serves on", () => {
+  test("address space: ulimit -v 1 GiB", async () => {
+    const r = await fillDrainRefill(ulimit("-v", 1024 * MIB), /memory budget|RLIMIT_AS/);
+    // The budget is a share of the room left under the limit, so far less than 1 GiB of messages.
+    expect(r.accepted * 1024).toBeLessThan(512 * MIB);
+  }, 120_000);
+
+  test("address space: ulimit -v 1 GiB with --max-memory far above it: the sampled address space refuses", async () => {
+    await fillDrainRefill(ulimit("-v", 1024 * MIB), /address space .* RLIMIT_AS/, ["--max-memory", "8G"]);
+  }, 120_000);
+
+  test("data segment: ulimit -d 768 MiB", async () => {
+    await fillDrainRefill(ulimit("-d", 768 * MIB), /memory budget|RLIMIT_DATA/);
+  }, 120_000);
+
+  test("memory cgroup of 384 MiB", async () => {
+    cgroup = makeCgroup("memory", `memory-caps-${process.pid}`);
+    if (!cgroup) throw new Error("this test needs a writable memory cgroup (v1 or delegated v2): run as root");
+    setMemoryMax(cgroup, 384 * MIB);
+    await fillDrainRefill([CGEXEC, cgroup.dir], /memory budget/);
+  }, 120_000);
+});
