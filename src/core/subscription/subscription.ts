@@ -4,7 +4,7 @@
  * the consumers it hands messages to. Delivery is event-driven: enqueue, ack, nack, expiry and a
  * consumer regaining room all call dispatch(). Every change of what it holds goes to the store.
  */
-import type { Entry, KeyQueue, Lease } from "./backlog.ts";
+import type { Backlog, Entry, KeyQueue, Lease } from "./backlog.ts";
 import type { Clock } from "../clock.ts";
 import { Consumer, linkUnconfirmed, unlinkUnconfirmed } from "../delivery/consumer.ts";
 import { PubSubError, failedPrecondition } from "../errors.ts";
@@ -43,6 +43,9 @@ export interface SubscriptionView {
 export class Subscription {
   readonly holdings: Holdings;
   readonly leases: Leases;
+  /** The parts' structures the hot paths touch per message, held directly (the same objects). */
+  private readonly backlog: Backlog;
+  private readonly byAckId: Map<string, Lease>;
   private consumers: Consumer[] = [];
   private rr = 0;
   private dispatching = false;
@@ -73,6 +76,8 @@ export class Subscription {
   ) {
     this.leases = new Leases(clock, (lease, now) => this.leaseDue(lease, now));
     this.holdings = new Holdings(this, this.leases, clock, store);
+    this.backlog = this.holdings.backlog;
+    this.byAckId = this.leases.byAckId;
     this.lastActive = clock.now();
     this.createdSeq = createdSeq;
   }
@@ -83,7 +88,7 @@ export class Subscription {
 
   /** Messages waiting plus messages outstanding. */
   get backlogSize(): number {
-    return this.holdings.backlog.waiting + this.leases.size;
+    return this.backlog.waiting + this.leases.size;
   }
 
   get outstanding(): number {
@@ -152,7 +157,7 @@ export class Subscription {
 
   /** After a publish: deliver now, or after the fill wait when fewer than a full response wait. */
   published(): void {
-    if (this.fillWaitMs > 0 && this.holdings.backlog.waiting < 1000) {
+    if (this.fillWaitMs > 0 && this.backlog.waiting < 1000) {
       if (this.fillTimer === null) {
         this.fillTimer = this.clock.schedule(this.clock.now() + this.fillWaitMs, () => {
           this.fillTimer = null;
@@ -210,7 +215,7 @@ export class Subscription {
     const done: Entry[] = [];
     let invalid: string[] | null = null;
     for (let i = 0; i < ackIds.length; i++) {
-      const lease = this.leases.get(ackIds[i]);
+      const lease = this.byAckId.get(ackIds[i]);
       if (!lease) {
         (invalid ??= []).push(ackIds[i]);
         continue;
@@ -218,7 +223,7 @@ export class Subscription {
       const e = lease.entry;
       this.observer?.acked(this.name, e.msg, ackIds[i]);
       this.leases.end(lease);
-      this.holdings.backlog.settled(e);
+      this.backlog.settled(e);
       if (keep) e.acked = true;
       else this.holdings.unhold(e);
       done.push(e);
@@ -238,7 +243,7 @@ export class Subscription {
     let invalid: string[] | null = null;
     let nacked = false;
     for (let i = 0; i < ackIds.length; i++) {
-      const lease = this.leases.get(ackIds[i]);
+      const lease = this.byAckId.get(ackIds[i]);
       if (!lease) {
         (invalid ??= []).push(ackIds[i]);
         continue;
@@ -291,16 +296,16 @@ export class Subscription {
     if (head && head.msg.publishTime + this.holdings.retentionMs <= now) this.holdings.expireOld();
     for (;;) {
       const cs = this.consumers;
-      if (cs.length === 0 || this.holdings.backlog.waiting === 0) return;
+      if (cs.length === 0 || this.backlog.waiting === 0) return;
       let withRoom = 0;
       for (const c of cs) if (c.roomMessages() > 0) withRoom++;
       if (withRoom === 0) return;
       // Share the backlog across consumers so several streams split one burst.
-      const share = Math.max(1, Math.ceil(this.holdings.backlog.waiting / withRoom));
+      const share = Math.max(1, Math.ceil(this.backlog.waiting / withRoom));
       let delivered = false;
       const n = cs.length;
       const start = this.rr++ % n;
-      for (let i = 0; i < n && this.holdings.backlog.waiting > 0; i++) {
+      for (let i = 0; i < n && this.backlog.waiting > 0; i++) {
         const c = cs[(start + i) % n];
         if (!c) continue;
         const limit = Math.min(c.roomMessages(), share);
@@ -327,17 +332,17 @@ export class Subscription {
     const hiddenFrom = c.oneShot || !this.causal ? Infinity : this.causal.hiddenFrom;
     while (batch.length < limit) {
       if (maxOut && c.outstandingBytes + bytes >= maxOut) break;
-      let e: Entry | undefined = this.holdings.backlog.next(now, run);
-      if (!e && run) e = this.holdings.backlog.next(now, (run = null));
+      let e: Entry | undefined = this.backlog.next(now, run);
+      if (!e && run) e = this.backlog.next(now, (run = null));
       if (!e) break;
       if (e.msg.seq >= hiddenFrom) {
-        this.holdings.backlog.untake(e);
+        this.backlog.untake(e);
         break;
       }
       if (this.stage !== null && e.shown === null && !this.runStage(this.stage, e, now)) continue;
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
-        this.holdings.backlog.untake(e);
+        this.backlog.untake(e);
         break;
       }
       bytes += size;
@@ -373,7 +378,7 @@ export class Subscription {
       return true;
     }
     if (r === "filtered") {
-      this.holdings.backlog.settled(e);
+      this.backlog.settled(e);
       if (this.config.retainAckedMessages) {
         e.acked = true;
         this.store.updateEntries(this.name, [e]);
@@ -386,7 +391,7 @@ export class Subscription {
     e.attempts++;
     if (this.config.deadLetterPolicy && this.deadLetter(e)) return false;
     const notBefore = now + Math.max(this.backoff(e.attempts), this.config.ackDeadlineSeconds * SECOND);
-    const later = this.holdings.backlog.returnEntry(e, notBefore, now, this.config.enableExactlyOnceDelivery);
+    const later = this.backlog.returnEntry(e, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const x of later) if (x.lease) this.leases.end(x.lease);
     this.delay(e, notBefore);
     return false;
@@ -411,7 +416,7 @@ export class Subscription {
     const dl = this.config.deadLetterPolicy;
     if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.deadLetter(entry)) return;
     const notBefore = now + this.backoff(entry.attempts);
-    const later = this.holdings.backlog.returnEntry(entry, notBefore, now, this.config.enableExactlyOnceDelivery);
+    const later = this.backlog.returnEntry(entry, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const e of later) if (e.lease) this.leases.end(e.lease);
     if (notBefore > now) this.delay(entry, notBefore);
   }
@@ -424,7 +429,7 @@ export class Subscription {
   private deadLetter(entry: Entry): boolean {
     return this.store.transaction(() => {
       if (!this.hooks.deadLetter(this, entry)) return false;
-      this.holdings.backlog.drop(entry);
+      this.backlog.drop(entry);
       this.holdings.unhold(entry);
       this.store.removeEntries(this.name, [entry]);
       return true;
@@ -443,8 +448,8 @@ export class Subscription {
   private delay(entry: Entry, at: number): void {
     const kq = entry.keyQueue;
     const release = () => {
-      if (kq) this.holdings.backlog.releaseKey(kq);
-      else this.holdings.backlog.requeue(entry);
+      if (kq) this.backlog.releaseKey(kq);
+      else this.backlog.requeue(entry);
       this.dispatch();
     };
     this.holdings.delayed.add({ key: at, heapIndex: -1, release }, at);
