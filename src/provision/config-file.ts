@@ -22,7 +22,8 @@ import type { SubscriptionResource } from "../core/resources.ts";
 import { subscriptionFromProto, topicFromProto } from "../rpc/convert.ts";
 import type { ProtoObject } from "../rpc/table.ts";
 import { ProvisionError, expandName, type Plan } from "./plan.ts";
-import { JsonShapeError, fromProtoJson, isObject, lookupType } from "./proto-json.ts";
+import { messageFromJson } from "../proto/json.ts";
+import { PubSubError } from "../core/errors.ts";
 
 /** Reads and parses the file; a syntax error or a bad entry throws naming the file and entry. */
 export function planFromFile(file: string): Plan {
@@ -83,6 +84,8 @@ function list(v: unknown, at: string, bad: Bad): unknown[] {
   return v;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
 /** A short string entry is `{name}`; a topic's nested `subscriptions` are taken out of its fields. */
 function split(entry: unknown, at: string, bad: Bad): { fields: Record<string, unknown>; nested: unknown } {
   if (typeof entry === "string") return { fields: { name: entry }, nested: undefined };
@@ -94,9 +97,9 @@ function split(entry: unknown, at: string, bad: Bad): { fields: Record<string, u
 function convert(type: string, fields: Record<string, unknown>, at: string, bad: Bad): ProtoObject {
   if (typeof fields.name !== "string" || !fields.name) throw bad(`${at}.name`, "is required");
   try {
-    return fromProtoJson(lookupType(type), fields, "");
+    return messageFromJson(type, fields);
   } catch (e) {
-    if (e instanceof JsonShapeError) throw bad(`${at} (${fields.name})`, e.message);
+    if (e instanceof PubSubError) throw bad(`${at} (${fields.name})`, e.message);
     throw e;
   }
 }

@@ -100,24 +100,24 @@ describe("the config file", () => {
     [{ projects: [{ id: "p", topic: [] }] }, "f.yaml: projects[0].topic: unknown key"],
     [{ projects: [{ id: "p", topics: [{ labels: {} }] }] }, "f.yaml: projects[0].topics[0].name: is required"],
     [{ projects: [{ id: "p", topics: [7] }] }, "projects[0].topics[0]: must be a name or an object"],
-    [{ projects: [{ id: "p", topics: [{ name: "t1", colour: "red" }] }] }, "projects[0].topics[0] (t1): colour: unknown field of Topic"],
+    [{ projects: [{ id: "p", topics: [{ name: "t1", colour: "red" }] }] }, 'projects[0].topics[0] (t1): Invalid JSON payload received. Unknown name "colour": Cannot find field.'],
     [{ projects: [{ id: "p", subscriptions: ["s1"] }] }, "projects[0].subscriptions[0].topic: is required"],
     [
       { projects: [{ id: "p", subscriptions: [{ name: "s1", topic: "t1", ackDeadlineSeconds: "soon" }] }] },
-      "projects[0].subscriptions[0] (s1): ackDeadlineSeconds: must be an integer",
+      'projects[0].subscriptions[0] (s1): Invalid value at \'ack_deadline_seconds\' (TYPE_INT32), "soon"',
     ],
     [
       { projects: [{ id: "p", subscriptions: [{ name: "s1", topic: "t1", messageRetentionDuration: 600 }] }] },
-      'messageRetentionDuration: must be a duration like "600s"',
+      `Invalid value at 'message_retention_duration' (type.googleapis.com/google.protobuf.Duration), 600: a duration must be a string of seconds ending in "s"`,
     ],
     [
       { projects: [{ id: "p", subscriptions: [{ name: "s1", topic: "t1", deadLetterPolicy: { topic: "x" } }] }] },
-      "deadLetterPolicy.topic: unknown field of DeadLetterPolicy",
+      `Unknown name "topic" at 'dead_letter_policy': Cannot find field.`,
     ],
-    [{ projects: [{ id: "p", subscriptions: [{ name: "s1", topic: "t1", enableMessageOrdering: "yes" }] }] }, "must be true or false"],
-    [{ projects: [{ id: "p", subscriptions: [{ name: "s1", topic: "t1", labels: ["a"] }] }] }, "labels: must be an object"],
+    [{ projects: [{ id: "p", subscriptions: [{ name: "s1", topic: "t1", enableMessageOrdering: "yes" }] }] }, `Invalid value at 'enable_message_ordering' (TYPE_BOOL), "yes"`],
+    [{ projects: [{ id: "p", subscriptions: [{ name: "s1", topic: "t1", labels: ["a"] }] }] }, `Invalid value at 'labels' (TYPE_STRING), […]: a map must be a JSON object`],
     [{ projects: [{ id: "p", topics: [{ name: "t1", subscriptions: [{ name: "s1", topic: "t2" }] }] }] }, "is nested under projects/p/topics/t1 but names t2"],
-    [{ projects: [{ id: "p", topics: [{ name: "t1", state: "NOPE" }] }] }, "state: must be one of"],
+    [{ projects: [{ id: "p", topics: [{ name: "t1", state: "NOPE" }] }] }, `Invalid value at 'state' (type.googleapis.com/google.pubsub.v1.Topic.State), "NOPE"`],
   ])("%j is refused: %s", (doc, message) => {
     expect(bad(doc)).toThrow(ProvisionError);
     expect(bad(doc)).toThrow(message);
@@ -125,6 +125,7 @@ describe("the config file", () => {
 
   test("a __proto__ key is an unknown field, never a prototype", () => {
     const doc = JSON.parse('{"projects":[{"id":"p","topics":[{"name":"t1","__proto__":{"labels":{"a":"b"}}}]}]}');
-    expect(bad(doc)).toThrow("__proto__: unknown field of Topic");
+    expect(bad(doc)).toThrow('projects[0].topics[0] (t1): Invalid JSON payload received. Unknown name "__proto__": Cannot find field.');
+    expect(({} as Record<string, unknown>).labels).toBeUndefined();
   });
 });
