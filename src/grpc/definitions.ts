@@ -8,16 +8,15 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import type protobuf from "protobufjs";
-import { createRequire } from "node:module";
 import descriptor from "../../protos/descriptor.json" with { type: "json" };
 import { SERVICES, serviceMethods, type ServiceName } from "../rpc/services.ts";
-
-const require = createRequire(import.meta.url);
 
 /** As proto.ts gives proto-loader (keepCase only matters when parsing .proto text). */
 const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: false, oneofs: true };
 
 let root: protobuf.Root | null = null;
+// A literal require (the global one), so the compiled binary bundles protobufjs: one made by
+// createRequire is resolved at run time, where the binary has no node_modules.
 const loadRoot = () => (root ??= (require("protobufjs") as typeof protobuf).Root.fromJSON(descriptor));
 
 /** The request or response type of a method, resolved by protobufjs on first use. */

@@ -7,7 +7,6 @@
  */
 import { isUtf8 } from "node:buffer";
 import type protobuf from "protobufjs";
-import { createRequire } from "node:module";
 import { protoRoot } from "../proto/descriptor.ts";
 import { Malformed, Reader } from "./codec/wire.ts";
 import { invalidUtf8 } from "./malformed.ts";
@@ -18,7 +17,7 @@ const MAX_DEPTH = 32;
 /** The request message type of `service`'s `method` (built from the descriptor on first use). */
 export function requestType(service: string, method: string): protobuf.Type {
   const type = protoRoot().lookupService(service).methods[method].resolvedRequestType!;
-  pb ??= createRequire(import.meta.url)("protobufjs");
+  pb ??= require("protobufjs") as typeof protobuf; // a literal require: the compiled binary bundles it
   return type;
 }
 

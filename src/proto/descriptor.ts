@@ -4,7 +4,6 @@
  * served-methods table walk it, the UTF-8 check and provisioning use it as a protobufjs Root.
  */
 import type protobuf from "protobufjs";
-import { createRequire } from "node:module";
 import json from "../../protos/descriptor.json" with { type: "json" };
 
 export const descriptor = json;
@@ -17,6 +16,7 @@ let root: protobuf.Root | undefined;
  */
 export function protoRoot(): protobuf.Root {
   if (root) return root;
-  const pb: typeof protobuf = createRequire(import.meta.url)("protobufjs");
+  // A literal require, so the compiled binary bundles it (a computed one is looked up at run time).
+  const pb: typeof protobuf = require("protobufjs");
   return (root = pb.Root.fromJSON(json as protobuf.INamespace).resolveAll() as protobuf.Root);
 }
