@@ -28,7 +28,7 @@ import { normalizeDelivery, pullRefusal } from "./delivery/kinds.ts";
 import { Collection } from "./lifecycle.ts";
 import { retention, topicLink } from "./subscription/features.ts";
 import { TransformBindings } from "./stages/transform-bindings.ts";
-import { SUBSCRIPTION_MASK, TOPIC_MASK, normalizeSubscription, normalizeTopic } from "./rules/resource-rules.ts";
+import { SUBSCRIPTION_MASK, TOPIC_MASK, keptSubscription, keptTopic, normalizeSubscription, normalizeTopic } from "./rules/resource-rules.ts";
 import { projectQuotas, type ProjectQuotas } from "./rules/quotas.ts";
 import type { SubscriptionResource, TopicResource } from "./resources.ts";
 import type { Removal } from "./lifecycle.ts";
@@ -169,6 +169,7 @@ export class Broker {
     const kept = this.store.contents();
     this.schemas.restore(kept.schemas);
     for (let t of kept.topics) {
+      t = keptTopic(t);
       const schema = this.topicSchemas.restore(t);
       // A schema the store no longer has (deleted, or from a data dir that kept no schemas).
       if (schema?.schema === DELETED_SCHEMA && (t.schemaSettings as { schema?: string }).schema !== DELETED_SCHEMA) {
@@ -178,7 +179,8 @@ export class Broker {
       this.topicSchemas.set(t.name, schema);
       this.topics.add(this.newTopic(t), "restored");
     }
-    for (const { config, createdSeq, entries } of kept.subscriptions) {
+    for (const { config: stored, createdSeq, entries } of kept.subscriptions) {
+      const config = keptSubscription(stored);
       const sub = this.newSubscription(config, createdSeq);
       sub.topic = (!config.detached && this.topics.get(config.topic)) || null;
       sub.restore(entries);

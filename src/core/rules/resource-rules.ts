@@ -129,6 +129,22 @@ export function normalizeTopic(t: TopicResource): TopicResource {
   return out;
 }
 
+/**
+ * A config read back from a data dir written before input-only and output-only fields were
+ * dropped on the way in: without them, as a create would have kept it.
+ */
+export function keptTopic(t: TopicResource): TopicResource {
+  if (!("tags" in t) && !("satisfiesPzs" in t)) return t;
+  const { tags: _tags, satisfiesPzs: _pzs, ...kept } = t;
+  return kept;
+}
+
+export function keptSubscription(s: SubscriptionResource): SubscriptionResource {
+  if (!("tags" in s) && !("analyticsHubSubscriptionInfo" in s)) return s;
+  const { tags: _tags, analyticsHubSubscriptionInfo: _hub, ...kept } = s;
+  return kept;
+}
+
 export function normalizeSubscription(s: SubscriptionResource): SubscriptionResource {
   const ack = s.ackDeadlineSeconds || SUBSCRIPTION_DEFAULTS.ackDeadlineSeconds;
   checkAckDeadline(ack, "ack_deadline_seconds");
