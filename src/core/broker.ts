@@ -577,7 +577,7 @@ export class Broker {
   streamConsumer(subName: string, o: Omit<ConsumerOptions, "maxBatch">): { sub: Subscription; consumer: Consumer } {
     if (this.closing) throw this.closing;
     const sub = this.pullable(subName);
-    return { sub, consumer: new Consumer({ ...o, maxBatch: this.maxMessagesPerResponse }) };
+    return { sub, consumer: new Consumer({ ...o, maxBatch: this.maxMessagesPerResponse, stream: true }) };
   }
 
   /** What a subscription holds, in publish order: unacked (waiting or leased) and kept acked messages. */

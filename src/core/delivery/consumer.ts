@@ -12,6 +12,8 @@ export interface ConsumerOptions {
   maxBatch: number;
   /** A unary Pull takes one delivery and leaves. */
   oneShot?: boolean;
+  /** A StreamingPull stream: its untouched leases are tracked, to be shortened when it ends. */
+  stream?: boolean;
   deliver(batch: Delivery[]): void;
   /** The subscription went away under it. */
   close?(error: PubSubError): void;
@@ -27,6 +29,7 @@ export class Consumer {
   maxOutstandingBytes: number;
   readonly maxBatch: number;
   readonly oneShot: boolean;
+  readonly stream: boolean;
   readonly deliver: (batch: Delivery[]) => void;
   readonly close: (error: PubSubError) => void;
   /**
@@ -42,6 +45,7 @@ export class Consumer {
     this.maxOutstandingBytes = o.maxOutstandingBytes || 0;
     this.maxBatch = o.maxBatch;
     this.oneShot = !!o.oneShot;
+    this.stream = !!o.stream;
     this.deliver = o.deliver;
     this.close = o.close ?? (() => {});
   }

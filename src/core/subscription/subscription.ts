@@ -355,7 +355,7 @@ export class Subscription {
   private lease(e: Entry, c: Consumer, deadline: number): Delivery {
     const ackId = this.store.nextAckId();
     const lease: Lease = { ackId, entry: e, consumer: c, deadline, key: deadline, heapIndex: -1, prevUnconfirmed: null, nextUnconfirmed: null };
-    if (!c.oneShot) linkUnconfirmed(lease);
+    if (c.stream) linkUnconfirmed(lease);
     e.lease = lease;
     e.attempts++;
     this.leases.add(lease, deadline);
