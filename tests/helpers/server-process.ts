@@ -15,6 +15,11 @@ export interface ServerProcess {
   readonly pid: number;
   /** Everything it printed so far (stdout and stderr). */
   output(): string;
+  /**
+   * Resolves once its output matches `what`; rejects with the output after `ms`. A log line and
+   * a gRPC answer travel on different pipes, so the answer can arrive before the line is read.
+   */
+  printed(what: string | RegExp, ms?: number): Promise<void>;
   /** Null while it runs; its exit code (or signal number + 128) once gone. */
   exitCode(): number | null;
   /** SIGKILL: no handler runs, nothing is flushed. Resolves once it is gone. */
@@ -36,11 +41,13 @@ export async function spawnServer(args: string[], { port = 0, ms = 20_000, wrap 
   });
   let text = "";
   let onText = () => {};
+  const watchers = new Set<() => void>();
   const pump = async (s: ReadableStream<Uint8Array>) => {
     const dec = new TextDecoder();
     for await (const chunk of s) {
       text += dec.decode(chunk, { stream: true });
       onText();
+      for (const w of watchers) w();
     }
   };
   void pump(child.stdout);
@@ -67,6 +74,23 @@ export async function spawnServer(args: string[], { port = 0, ms = 20_000, wrap 
     endpoint: `127.0.0.1:${listening}`,
     pid: child.pid,
     output: () => text,
+    printed(what, ms = 10_000) {
+      const seen = () => (typeof what === "string" ? text.includes(what) : what.test(text));
+      if (seen()) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const done = () => {
+          if (!seen()) return;
+          watchers.delete(done);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(done);
+          reject(new Error(`not printed within ${ms} ms: ${what}; output:\n${text.slice(-4000)}`));
+        }, ms);
+        watchers.add(done);
+      });
+    },
     exitCode: () => child.exitCode ?? (child.signalCode ? 128 : null),
     async kill9() {
       child.kill("SIGKILL");

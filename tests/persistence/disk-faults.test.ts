@@ -81,7 +81,7 @@ describe("a full disk (a 12 MiB tmpfs)", () => {
     expect(refused?.details).toContain(`data dir ${dir} is full`);
     expect(refused?.details).toContain("SQLITE_FULL");
     expect(ids.length).toBeGreaterThan(1000);
-    expect(server.output()).toContain("a write failed (SQLITE_FULL");
+    await server.printed("a write failed (SQLITE_FULL");
     expect(server.output()).not.toContain("internal error");
     const metrics = async () => (await fetch(`http://${server.endpoint}/metrics.json`, { signal: AbortSignal.timeout(5000) })).json();
     expect((await metrics()).dataDirFault).toMatchObject({ code: "RESOURCE_EXHAUSTED" });
@@ -100,7 +100,7 @@ describe("a full disk (a 12 MiB tmpfs)", () => {
       if (code !== grpc.status.OK) await Bun.sleep(250);
     }
     expect(code).toBe(grpc.status.OK);
-    expect(server.output()).toContain("takes writes again");
+    await server.printed("takes writes again");
     expect((await metrics()).dataDirFault).toBe(null);
     expect(server.exitCode()).toBe(null);
     await expectAllAfterRestart(server, dir, ids);
@@ -119,7 +119,7 @@ describe("a failing disk (ext4 on a loop device whose backing file runs out of r
     expect(refused?.details).toContain(`data dir ${dir}`);
     expect(refused?.details).toMatch(/SQLITE_(FULL|IOERR|READONLY)/);
     expect(ids.length).toBeGreaterThan(100);
-    expect(server.output()).toMatch(/a write failed \(SQLITE_(FULL|IOERR|READONLY)/);
+    await server.printed(/a write failed \(SQLITE_(FULL|IOERR|READONLY)/);
     expect(server.output()).not.toContain("internal error");
     await Bun.sleep(1100);
     expect((await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }))).code).not.toBe(grpc.status.OK);
@@ -167,7 +167,7 @@ describe("a data dir removed under the running server", () => {
     const s = await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }));
     expect(s.code).toBe(grpc.status.UNAVAILABLE);
     expect(s.details).toContain("is gone while it ran");
-    expect(server.output()).toContain("Restart the emulator");
+    await server.printed("Restart the emulator");
     // It stays refused (no probe can bring a deleted file back), and the server stays up.
     await Bun.sleep(1100);
     expect((await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }))).code).toBe(grpc.status.UNAVAILABLE);
