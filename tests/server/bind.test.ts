@@ -25,6 +25,14 @@ function greeting(address: string, port: number): Promise<string> {
 
 const hello = (socket: net.Socket) => socket.end("hello");
 
+/** A server of someone else's on a free port of `address`; returns the port. */
+async function squat(address: string): Promise<number> {
+  const squatter = net.createServer(() => {});
+  await new Promise<void>((r) => squatter.listen(0, address, () => r()));
+  open.push(squatter);
+  return (squatter.address() as net.AddressInfo).port;
+}
+
 for (const order of [["::1", "127.0.0.1"], ["127.0.0.1", "::1"]]) {
   test(`a name that resolves to ${order.join(" then ")} is listened on at both, on one port`, async () => {
     const servers = await bindAll("localhost", 0, hello, async () => order);
@@ -38,10 +46,7 @@ for (const order of [["::1", "127.0.0.1"], ["127.0.0.1", "::1"]]) {
 }
 
 test("an address after the first that cannot be bound is skipped; the first still serves", async () => {
-  const squatter = net.createServer(() => {});
-  await new Promise<void>((r) => squatter.listen(0, "::1", () => r()));
-  open.push(squatter);
-  const taken = (squatter.address() as net.AddressInfo).port;
+  const taken = await squat("::1");
   const servers = await bindAll("localhost", taken, hello, async () => ["127.0.0.1", "::1"]);
   open.push(...servers);
   expect(servers.length).toBe(1);
@@ -49,10 +54,7 @@ test("an address after the first that cannot be bound is skipped; the first stil
 });
 
 test("the first address taken is the caller's error (the port is in use)", async () => {
-  const squatter = net.createServer(() => {});
-  await new Promise<void>((r) => squatter.listen(0, "127.0.0.1", () => r()));
-  open.push(squatter);
-  const taken = (squatter.address() as net.AddressInfo).port;
+  const taken = await squat("127.0.0.1");
   await expect(bindAll("localhost", taken, hello, async () => ["127.0.0.1", "::1"])).rejects.toMatchObject({ code: "EADDRINUSE" });
 });
 
