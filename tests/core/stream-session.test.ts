@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { StreamSession, type StreamRequest } from "../../src/core/delivery/stream-session.ts";
+import { REOFFER_MS } from "../../src/core/subscription/reoffer.ts";
 import { FakeSink, SEC, caught, publishTexts, pullNow, setup, subName, texts, topicAndSub } from "../helpers/core.ts";
 
 function open(first: Partial<StreamRequest> = {}, subExtra = {}) {
@@ -79,10 +80,14 @@ describe("stream delivery", () => {
     expect(texts(sink.deliveries)).toEqual(["a", "a"]);
   });
 
-  test("a modack of 0 on the stream redelivers (to the same stream)", () => {
-    const { broker, topic, sink, session } = open();
+  test("a modack of 0 on the stream redelivers to the same stream after REOFFER_MS", () => {
+    const { broker, clock, topic, sink, session } = open();
     publishTexts(broker, topic, ["a"]);
     session.handle({ modifyDeadlineAckIds: [sink.deliveries[0].ackId], modifyDeadlineSeconds: [0] });
+    expect(texts(sink.deliveries)).toEqual(["a"]);
+    clock.advance(REOFFER_MS - 1);
+    expect(texts(sink.deliveries)).toEqual(["a"]);
+    clock.advance(1);
     expect(texts(sink.deliveries)).toEqual(["a", "a"]);
     expect(sink.deliveries[1].deliveryAttempt).toBe(2);
   });
@@ -167,11 +172,15 @@ describe("stream flow control", () => {
     expect(texts(sink.deliveries)).toEqual(["0", "1", "2", "3", "4"]);
   });
 
-  test("a nack frees room too (the message comes back first)", () => {
-    const { broker, topic, sink, session } = open({ maxOutstandingMessages: 1 });
+  test("a nack frees room too: the next message flows at once, the nacked one after REOFFER_MS", () => {
+    const { broker, clock, topic, sink, session } = open({ maxOutstandingMessages: 1 });
     publishTexts(broker, topic, nums(2));
     session.handle({ modifyDeadlineAckIds: [sink.deliveries[0].ackId], modifyDeadlineSeconds: [0] });
-    expect(texts(sink.deliveries)).toEqual(["0", "0"]);
+    expect(texts(sink.deliveries)).toEqual(["0", "1"]);
+    clock.advance(REOFFER_MS);
+    expect(texts(sink.deliveries)).toEqual(["0", "1"]); // no room until "1" is acked
+    session.handle({ ackIds: [sink.deliveries[1].ackId] });
+    expect(texts(sink.deliveries)).toEqual(["0", "1", "0"]);
   });
 
   test("max_outstanding_bytes: sending stops once the bytes out reach the limit, so one message may go over", () => {

@@ -23,13 +23,19 @@ export interface Entry extends EntryState {
   /** Dropped while a backlog queue still held it: skipped when reached. */
   gone: boolean;
   lease: Lease | null;
+  /**
+   * The stream it was last nacked on or expired from: other streams are offered it first, and
+   * that one only from avoidUntil (subscription.ts REOFFER_MS).
+   */
+  avoid: import("../delivery/consumer.ts").Consumer | null;
+  avoidUntil: number;
   keyQueue: KeyQueue | null;
   prev: Entry | null;
   next: Entry | null;
 }
 
 export function newEntry(msg: StoredMessage, attempts = 0, acked = false): Entry {
-  return { msg, shown: null, attempts, acked, gone: false, lease: null, keyQueue: null, prev: null, next: null };
+  return { msg, shown: null, attempts, acked, gone: false, lease: null, avoid: null, avoidUntil: 0, keyQueue: null, prev: null, next: null };
 }
 
 export interface Lease extends HeapEntry {

@@ -11,6 +11,8 @@ import { PubSubError, failedPrecondition } from "../errors.ts";
 import type { BrokerObserver } from "../events.ts";
 import { Holdings } from "./holdings.ts";
 import { Leases } from "./leases.ts";
+import { SetAside, cameBack } from "./reoffer.ts";
+import type { Delayed } from "./holdings.ts";
 import { LIMITS } from "../rules/limits.ts";
 import type { Delivery, StoredMessage } from "../message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "../resources.ts";
@@ -51,6 +53,8 @@ export class Subscription {
   private dispatching = false;
   private again = false;
   private fillTimer: unknown = null;
+  /** Wakes delivery when entries set aside from the stream they came back from may go to it (reoffer.ts). */
+  private reoffer: Delayed = { key: 0, heapIndex: -1, release: () => this.dispatch() };
   /** Broker events; null (one check on the hot path) when nothing listens. */
   observer: BrokerObserver | null = null;
   /** The enabled message_transforms (the "transforms" delivery stage runs them); null for none. */
@@ -330,11 +334,16 @@ export class Subscription {
     const deadline = now + c.ackDeadlineSeconds * SECOND;
     let run: KeyQueue | null = null;
     const hiddenFrom = c.oneShot || !this.causal ? Infinity : this.causal.hiddenFrom;
+    let aside: SetAside | null = null;
     while (batch.length < limit) {
       if (maxOut && c.outstandingBytes + bytes >= maxOut) break;
       let e: Entry | undefined = this.backlog.next(now, run);
       if (!e && run) e = this.backlog.next(now, (run = null));
       if (!e) break;
+      if (e.avoid !== null && (aside ??= new SetAside()).holds(e, c, now, run)) {
+        if (aside.full) break;
+        continue;
+      }
       if (e.msg.seq >= hiddenFrom) {
         this.backlog.untake(e);
         break;
@@ -348,6 +357,9 @@ export class Subscription {
       bytes += size;
       run = e.keyQueue;
       batch.push(this.lease(e, c, deadline));
+    }
+    if (aside?.restore(this.backlog) && (this.reoffer.heapIndex < 0 || aside.until < this.reoffer.key)) {
+      this.holdings.delayed.reschedule(this.reoffer, aside.until);
     }
     return batch;
   }
@@ -418,6 +430,7 @@ export class Subscription {
     const notBefore = now + this.backoff(entry.attempts);
     const later = this.backlog.returnEntry(entry, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const e of later) if (e.lease) this.leases.end(e.lease);
+    cameBack([entry, ...later], lease.consumer, now);
     if (notBefore > now) this.delay(entry, notBefore);
   }
 
