@@ -16,9 +16,21 @@ import { serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
 
 type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined };
 
+/**
+ * The HTTP/2 receive window, per stream (SETTINGS_INITIAL_WINDOW_SIZE) and per connection, in
+ * place of HTTP/2's 64 KiB: a 1 MB Publish then arrives without waiting for 16 WINDOW_UPDATE round
+ * trips (lean publish, batches of 1,000: server 2.1–2.4 → 1.2–1.4 µs/msg, the client's own CPU
+ * 1.6 → 0.5 µs/msg; bench/README.md). Both are the same size on purpose: Bun's server sends a
+ * stream's WINDOW_UPDATE together with the connection's, so a stream window below half the
+ * connection's stalls a request larger than it (measured: 1 MiB / 8 MiB hangs a 1 MB Publish).
+ * What a client sends is read at once whatever the window; the 64 MiB message limit and the
+ * memory budget bound what it can make us hold.
+ */
+export const RECEIVE_WINDOW = 16 * 2 ** 20;
+
 export interface LeanOptions {
-  /** The HTTP/2 initial stream window we advertise (SETTINGS_INITIAL_WINDOW_SIZE); default 64 KiB - 1. */
-  initialWindowSize?: number;
+  /** Per stream and per connection; HTTP/2's default is 65,535. */
+  receiveWindow?: number;
 }
 
 function routes(table: RpcTable): Map<string, Route> {
@@ -35,13 +47,14 @@ function routes(table: RpcTable): Map<string, Route> {
 
 export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTransport {
   const byPath = routes(table);
-  const settings: http2.Settings = {};
-  if (o.initialWindowSize) settings.initialWindowSize = o.initialWindowSize;
-  // As grpc-js sets its server: no header block or session memory limit of its own.
+  const window = o.receiveWindow ?? RECEIVE_WINDOW;
+  const settings: http2.Settings = { initialWindowSize: window };
+  // As grpc-js sets its server: no header block or session memory limit of its own (and the window above).
   const server = http2.createServer({ maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER, maxSessionMemory: Number.MAX_SAFE_INTEGER, settings });
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
+    if (window > 65_535) session.setLocalWindowSize(window);
     session.on("close", () => sessions.delete(session));
     session.on("error", () => {});
   });
