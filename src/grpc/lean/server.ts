@@ -51,6 +51,9 @@ export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTranspo
   const settings: http2.Settings = { initialWindowSize: window };
   // As grpc-js sets its server: no header block or session memory limit of its own (and the window above).
   const server = http2.createServer({ maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER, maxSessionMemory: Number.MAX_SAFE_INTEGER, settings });
+  // A broken connection is the client's problem, never the process's.
+  server.on("sessionError", () => {});
+  server.on("error", () => {});
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
