@@ -252,8 +252,8 @@ export const OPTIONS: Option[] = [
   {
     flag: "--grpc-server",
     env: "PUBSUB_GRPC_SERVER",
-    default: "grpc-js",
-    help: "lean | grpc-js: the gRPC server layer, our own over HTTP/2 (lean) or @grpc/grpc-js's",
+    default: "lean",
+    help: "lean | grpc-js: the gRPC server layer, our own directly on HTTP/2 (lean) or @grpc/grpc-js's",
     apply(c, v) {
       if (v !== "lean" && v !== "grpc-js") throw new Error(`--grpc-server must be lean or grpc-js (got "${v}")`);
       c.grpcServer = v;
@@ -283,7 +283,7 @@ export const DEFAULTS: Config = {
   storageEmulatorHost: "",
   bigtableEmulatorHost: "",
   projectQuotas: {},
-  grpcServer: "grpc-js",
+  grpcServer: "lean",
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */
