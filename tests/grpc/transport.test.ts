@@ -156,6 +156,25 @@ for (const server of ["lean", "grpc-js"] as const) {
       c.close();
     });
 
+    test("a client that resets a waiting Pull (RST_STREAM) releases its wait: the next message goes to the next Pull", async () => {
+      const sub = `projects/${PROJECT}/subscriptions/${unique("s")}`;
+      const c = rawClients(emu.endpoint);
+      await c.call(c.subscriber, "CreateSubscription", { name: sub, topic });
+      const session = http2.connect(`http://127.0.0.1:${emu.port}`);
+      session.on("error", () => {});
+      const req = session.request({ ":method": "POST", ":path": "/google.pubsub.v1.Subscriber/Pull", "content-type": "application/grpc", te: "trailers" });
+      req.on("error", () => {});
+      req.end(frame(method("Subscriber", "Pull").encode({ subscription: sub, maxMessages: 1 })));
+      await Bun.sleep(150);
+      req.close(http2.constants.NGHTTP2_CANCEL);
+      await Bun.sleep(50);
+      await c.call(c.publisher, "Publish", { topic, messages: [{ data: Buffer.from("to the next") }] });
+      const res = await c.call(c.subscriber, "Pull", { subscription: sub, maxMessages: 1 });
+      expect(res.receivedMessages[0].message.data.toString()).toBe("to the next");
+      session.close();
+      c.close();
+    });
+
     test("an error's message is percent-encoded in grpc-message", async () => {
       const body = method("Publisher", "GetTopic").encode({ topic: `projects/${PROJECT}/topics/é-x` });
       const a = await request(emu.port, { ":path": "/google.pubsub.v1.Publisher/GetTopic" }, [frame(body)]);
