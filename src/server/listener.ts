@@ -7,8 +7,9 @@
  * streams live on HTTP/2 keepalive pings).
  */
 import * as http from "node:http";
-import * as net from "node:net";
+import type * as net from "node:net";
 import type { GrpcTransport } from "../grpc/transport.ts";
+import { bindAll } from "./bind.ts";
 import { sniff } from "./preface.ts";
 
 export interface Listener {
@@ -57,7 +58,7 @@ export async function listen(
     res.on("finish", () => awaitHeaders(socket));
   });
 
-  const tcp = net.createServer((socket) => {
+  const tcp = await bindAll(host, port, (socket) => {
     sockets.add(socket);
     sniffing.add(socket);
     const timer = deadline(socket);
@@ -90,16 +91,12 @@ export async function listen(
     };
     socket.on("data", onData);
   });
-  await new Promise<void>((resolve, reject) => {
-    tcp.once("error", reject);
-    tcp.listen(port, host, () => resolve());
-  });
 
   return {
-    port: (tcp.address() as net.AddressInfo).port,
+    port: (tcp[0].address() as net.AddressInfo).port,
     async close() {
       closing = true;
-      tcp.close();
+      for (const t of tcp) t.close();
       o.onClosing?.();
       for (const s of [...idleHttp.keys(), ...sniffing]) s.destroy();
       // GOAWAY: each gRPC connection closes once its calls in flight have finished.
