@@ -5,7 +5,7 @@
  *
  *   bun bench/lean/load.ts publish|e2e [--server ours|reference|pstest | --target host:port]
  *       [--procs 2] [--duration 5] [--warmup 1] [--batch 1000] [--bytes 1024] [--inflight 4]
- *       [--server-wrap "taskset -c 0"] [--client-wrap "taskset -c 1"] [--root DIR] [--json]
+ *       [--server-wrap "taskset -c 0"] [--client-wrap "taskset -c 1"] [--root DIR] [--server-args "FLAGS"] [--json]
  *
  * publish: each worker keeps `inflight` Publish calls of `batch` messages open on its own topic
  * (no subscription). e2e: the same on a topic with one subscription, read by one StreamingPull
@@ -78,6 +78,8 @@ export interface LeanOpts {
   mode: Mode; server?: "ours" | "reference" | "pstest"; target?: string; root?: string;
   procs: number; duration: number; warmup: number; batch: number; bytes: number; inflight: number; json: boolean;
   serverWrap?: string[]; clientWrap: string[];
+  /** Extra flags for a server this starts (e.g. --grpc-server lean). */
+  serverArgs?: string[];
 }
 export interface LeanResult {
   mode: Mode; server: string; procs: number; batch: number; bytes: number; inflight: number; msgsPerSec: number;
@@ -96,19 +98,20 @@ function opts(argv: string[]): LeanOpts {
     procs: num("--procs", 2), duration: num("--duration", 5), warmup: num("--warmup", 1), batch: num("--batch", 1000),
     bytes: num("--bytes", 1024), inflight: num("--inflight", 4), json: argv.includes("--json"),
     serverWrap: at("--server-wrap")?.split(/\s+/).filter(Boolean), clientWrap: at("--client-wrap")?.split(/\s+/).filter(Boolean) ?? [],
+    serverArgs: at("--server-args")?.split(/\s+/).filter(Boolean),
   };
 }
 
 function usage(msg?: string): never {
   if (msg) console.error(msg);
-  console.error("usage: bun bench/lean/load.ts publish|e2e [--server ours|reference|pstest | --target host:port] [--procs n] [--duration s] [--warmup s] [--batch n] [--bytes n] [--inflight n] [--server-wrap CMD] [--client-wrap CMD] [--root DIR] [--json]");
+  console.error("usage: bun bench/lean/load.ts publish|e2e [--server ours|reference|pstest | --target host:port] [--procs n] [--duration s] [--warmup s] [--batch n] [--bytes n] [--inflight n] [--server-wrap CMD] [--client-wrap CMD] [--root DIR] [--server-args FLAGS] [--json]");
   process.exit(2);
 }
 
 export async function run(o: LeanOpts): Promise<LeanResult> {
   if (!o.server && !o.target) o.server = "ours";
   const server: ServerHandle = o.server
-    ? await startServer({ kind: o.server, smol: false, root: o.root, wrap: o.serverWrap, logFile: "/dev/null" })
+    ? await startServer({ kind: o.server, smol: false, root: o.root, wrap: o.serverWrap, args: o.serverArgs, logFile: "/dev/null" })
     : remoteServer(o.target!);
   try {
     const tag = `lean-${process.pid}-${Date.now().toString(36)}`;

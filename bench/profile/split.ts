@@ -1,6 +1,6 @@
 /**
  * Splits a `bun --cpu-prof` profile of the server into layers by the self time of each sample's
- * function: HTTP/2 (Bun's node:http2 and net), gRPC (grpc-js), codecs (our hand-written ones,
+ * function: HTTP/2 (Bun's node:http2 and net), gRPC (grpc-js, or our lean server's src/grpc/lean/), codecs (our hand-written ones,
  * protobufjs, proto-loader), the RPC table and the broker (src/rpc, src/core), other of our code,
  * and the rest. A native frame counts in its caller's layer (allocation and the GC it triggers too). Prints the split (shares of the samples: the sampler
  * takes none while the thread waits, so a share is of busy time) and the top functions.
@@ -21,7 +21,7 @@ export function layerOf(f: Frame): Layer {
   const n = f.functionName;
   if (n === "(idle)") return "idle";
   if (n === "(garbage collector)" || n === "(program)" || n === "(root)") return "runtime / GC / native";
-  if (u.includes("@grpc/grpc-js")) return "gRPC (grpc-js)";
+  if (u.includes("@grpc/grpc-js") || u.includes("/src/grpc/lean/")) return "gRPC (grpc-js)";
   if (u.includes("protobufjs") || u.includes("@grpc/proto-loader") || u.includes("@protobufjs") || u.includes("/src/grpc/codec/")) return "codecs";
   if (/node:(http2|net|stream|_stream|events|internal\/streams|internal\/http2|buffer)/.test(u) || /^node:/.test(u) || u.startsWith("internal:")) return "HTTP/2 + sockets";
   if (u.includes("/src/core/") || u.includes("/src/rpc/")) return "RPC table + broker";

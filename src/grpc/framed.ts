@@ -5,7 +5,7 @@
  * messages that is a second megabyte allocated and copied per response (≈ 10 % of the server's
  * time end to end in the profile). Our encoders allocate the 5 bytes in front themselves
  * (framedBody) and the patched serializeMessage sends the whole buffer as it is; any other
- * response takes grpc-js's own path unchanged.
+ * response takes grpc-js's own path unchanged. The lean server (lean/) frames with withFrame().
  */
 const framed = new WeakSet<Uint8Array>();
 
@@ -17,6 +17,16 @@ export function framedBody(size: number): Buffer {
   const body = full.subarray(5);
   framed.add(body);
   return body;
+}
+
+/** The whole gRPC frame of a response body: the buffer it was cut from, or a copy behind a header. */
+export function withFrame(body: Uint8Array): Buffer {
+  if (framed.has(body)) return Buffer.from(body.buffer, body.byteOffset - 5, body.byteLength + 5);
+  const out = Buffer.allocUnsafe(body.byteLength + 5);
+  out[0] = 0;
+  out.writeUInt32BE(body.byteLength, 1);
+  out.set(body, 5);
+  return out;
 }
 
 interface InterceptingCall {
@@ -33,14 +43,8 @@ export function installFramedSend(): void {
   const mod = require("@grpc/grpc-js/build/src/server-interceptors") as { BaseServerInterceptingCall: { prototype: InterceptingCall } };
   const proto = mod.BaseServerInterceptingCall.prototype;
   if (typeof proto.serializeMessage !== "function") throw new Error("grpc-js changed: BaseServerInterceptingCall.serializeMessage is gone");
+  // grpc-js's own framing when the body was not made by framedBody() (the handler is not asked twice).
   proto.serializeMessage = function (this: InterceptingCall, value: unknown): Buffer {
-    const body = this.handler.serialize(value);
-    if (framed.has(body)) return Buffer.from(body.buffer, body.byteOffset - 5, body.byteLength + 5);
-    // grpc-js's own framing, as serializeMessage does it (the handler is not asked twice).
-    const out = Buffer.allocUnsafe(body.byteLength + 5);
-    out[0] = 0;
-    out.writeUInt32BE(body.byteLength, 1);
-    out.set(body, 5);
-    return out;
+    return withFrame(this.handler.serialize(value));
   };
 }

@@ -1,5 +1,4 @@
-/** The one place a gRPC status code is chosen for an error. */
-import * as grpc from "@grpc/grpc-js";
+/** The one place a gRPC status code is chosen for an error (transport-neutral: no grpc-js here). */
 import { boundMessage } from "../core/bounded.ts";
 import { PubSubError, type ErrorCode } from "../core/errors.ts";
 import { reportInternal } from "../runtime/internal-errors.ts";
@@ -9,45 +8,48 @@ import { encodeStatus } from "./status-details.ts";
 /** Most bytes of grpc-status-details-bin (sent base64: 4/3 of it) beside a bounded message. */
 const DETAILS_MAX = 3072;
 
-const CODES: Record<ErrorCode, grpc.status> = {
-  INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
-  NOT_FOUND: grpc.status.NOT_FOUND,
-  ALREADY_EXISTS: grpc.status.ALREADY_EXISTS,
-  FAILED_PRECONDITION: grpc.status.FAILED_PRECONDITION,
-  RESOURCE_EXHAUSTED: grpc.status.RESOURCE_EXHAUSTED,
-  ABORTED: grpc.status.ABORTED,
-  UNIMPLEMENTED: grpc.status.UNIMPLEMENTED,
-  UNAVAILABLE: grpc.status.UNAVAILABLE,
-  CANCELLED: grpc.status.CANCELLED,
-  INTERNAL: grpc.status.INTERNAL,
-  DEADLINE_EXCEEDED: grpc.status.DEADLINE_EXCEEDED,
-  UNKNOWN: grpc.status.UNKNOWN,
-  PERMISSION_DENIED: grpc.status.PERMISSION_DENIED,
-  UNAUTHENTICATED: grpc.status.UNAUTHENTICATED,
-};
+/** gRPC status codes (grpc/status.proto's numbers). */
+export const Code = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const satisfies Record<ErrorCode | "OK", number>;
+
+/** A call's final status: code, message and the serialized google.rpc.Status when there are details. */
+export interface GrpcStatus {
+  code: number;
+  details: string;
+  detailsBin?: Buffer;
+}
 
 /**
  * A PubSubError becomes its status; anything else is a bug: INTERNAL, logged and counted. The
  * message is bounded here too, as a status message past the client's metadata limit is never
  * delivered and leaves the call hanging.
  */
-export function toStatus(err: unknown): grpc.ServiceError {
+export function statusOf(err: unknown): GrpcStatus {
   if (err instanceof PubSubError) {
     const details = boundMessage(err.message);
-    const metadata = new grpc.Metadata();
-    const code = CODES[err.code];
-    if (err.details.length) {
-      const status = encodeStatus(code, details, err.details);
-      // Both trailers must fit the client's metadata limit (8 KiB in grpc-js and grpc-java).
-      if (status.length <= DETAILS_MAX) metadata.set("grpc-status-details-bin", status);
-      else log.debug(`status details of ${status.length} bytes left out: ${details}`);
-    }
-    return Object.assign(new Error(details), { code, details, metadata });
+    const code = Code[err.code];
+    if (!err.details.length) return { code, details };
+    const status = encodeStatus(code, details, err.details);
+    // Both trailers must fit the client's metadata limit (8 KiB in grpc-js and grpc-java).
+    if (status.length <= DETAILS_MAX) return { code, details, detailsBin: status };
+    log.debug(`status details of ${status.length} bytes left out: ${details}`);
+    return { code, details };
   }
   reportInternal(err);
-  const details = boundMessage(`Internal error: ${err instanceof Error ? err.message : String(err)}`);
-  return Object.assign(new Error(details), { code: grpc.status.INTERNAL, details, metadata: new grpc.Metadata() });
+  return { code: Code.INTERNAL, details: boundMessage(`Internal error: ${err instanceof Error ? err.message : String(err)}`) };
 }
-
-export const unimplemented = (method: string) =>
-  new PubSubError("UNIMPLEMENTED", `${method} is not implemented by this emulator yet.`);

@@ -9,7 +9,7 @@ import type { DeliveryBatch } from "../core/delivery/delivery-batch.ts";
 import type { StreamRequest, StreamSink } from "../core/delivery/stream-session.ts";
 import type { ProtoObject, RpcTable, StreamHandle } from "../rpc/table.ts";
 import { checkDecoded } from "./malformed.ts";
-import { toStatus } from "./status.ts";
+import { toServiceError } from "./handler.ts";
 
 export function streamingPull(table: RpcTable): grpc.handleBidiStreamingCall<ProtoObject, DeliveryBatch> {
   return (call) => {
@@ -20,7 +20,7 @@ export function streamingPull(table: RpcTable): grpc.handleBidiStreamingCall<Pro
       if (ended) return;
       ended = true;
       session?.close();
-      call.emit("error", toStatus(err));
+      call.emit("error", toServiceError(err));
     };
     const sink: StreamSink = {
       send: (batch) => (ended ? true : call.write(batch)),

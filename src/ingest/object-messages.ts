@@ -5,7 +5,8 @@
  * file is a message, its data the record in Avro binary encoding. Pub/Sub Avro (what a Cloud
  * Storage subscription writes): each record's `data`, and its `attributes` when it has them.
  */
-import avro from "avsc";
+import type avro from "avsc";
+import { avsc } from "../core/kinds/storage/avsc.ts";
 import { Readable } from "node:stream";
 import type { InputFormat } from "../core/kinds/storage/ingestion-config.ts";
 import type { MessageInput } from "../core/message.ts";
@@ -31,7 +32,7 @@ function avroRecords(bytes: Uint8Array): Promise<{ type: avro.Type | null; recor
     let type: avro.Type | null = null;
     const records: unknown[] = [];
     Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)])
-      .pipe(new avro.streams.BlockDecoder({ parseHook: (s) => (type = avro.Type.forSchema(s as avro.Schema, { wrapUnions: true })) }))
+      .pipe(new (avsc().streams).BlockDecoder({ parseHook: (s) => (type = avsc().Type.forSchema(s as avro.Schema, { wrapUnions: true })) }))
       .on("data", (r: unknown) => records.push(r))
       .on("error", reject)
       .on("end", () => resolve({ type, records }));

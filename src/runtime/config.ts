@@ -39,6 +39,8 @@ export interface Config {
   bigtableEmulatorHost: string;
   /** Per-project resource limits lowered or raised from the real service's (`topics=100,…`). */
   projectQuotas: Partial<ProjectQuotas>;
+  /** The gRPC server on the shared port: our own over node:http2 ("lean") or @grpc/grpc-js's. */
+  grpcServer: "lean" | "grpc-js";
 }
 
 export interface Option {
@@ -247,6 +249,16 @@ export const OPTIONS: Option[] = [
     help: `per-project resource limits, like topics=100,snapshots=10: a create past one answers RESOURCE_EXHAUSTED; kinds not named keep the real service's (${Object.entries(PROJECT_QUOTAS).map(([k, n]) => `${k}=${n}`).join(",")})`,
     apply: (c, v) => (c.projectQuotas = quotas(v)),
   },
+  {
+    flag: "--grpc-server",
+    env: "PUBSUB_GRPC_SERVER",
+    default: "lean",
+    help: "lean | grpc-js: the gRPC server layer, our own directly on HTTP/2 (lean) or @grpc/grpc-js's",
+    apply(c, v) {
+      if (v !== "lean" && v !== "grpc-js") throw new Error(`--grpc-server must be lean or grpc-js (got "${v}")`);
+      c.grpcServer = v;
+    },
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -271,6 +283,7 @@ export const DEFAULTS: Config = {
   storageEmulatorHost: "",
   bigtableEmulatorHost: "",
   projectQuotas: {},
+  grpcServer: "lean",
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */

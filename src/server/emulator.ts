@@ -10,7 +10,9 @@ import { MessageHistory } from "../admin/history.ts";
 import { browserRefusal } from "../admin/guard.ts";
 import { adminHandler } from "../admin/http.ts";
 import { sendError } from "../admin/router.ts";
-import { createGrpcServer } from "../grpc/server.ts";
+import type { GrpcTransport } from "../grpc/transport.ts";
+import { leanTransport } from "../grpc/lean/server.ts";
+import type { RpcTable } from "../rpc/table.ts";
 import { createRpcTable } from "../rpc/table.ts";
 import { restHandler } from "../rest/handler.ts";
 import { listen } from "./listener.ts";
@@ -66,6 +68,13 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
   return (fn) => setTimeout(fn, ms);
 }
 
+/** The chosen gRPC server; grpc-js is loaded only when it is the one chosen. */
+async function grpcTransport(c: Config, table: RpcTable): Promise<GrpcTransport> {
+  if (c.grpcServer === "lean") return leanTransport(table);
+  const { grpcJsTransport } = await import("../grpc/server.ts");
+  return grpcJsTransport(table);
+}
+
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
@@ -119,7 +128,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     if (refusal) return sendError(res, 403, refusal, "PERMISSION_DENIED");
     rest(req, res);
   };
-  const listener = await listen(c.host, c.port, createGrpcServer(table), http, {
+  const listener = await listen(c.host, c.port, await grpcTransport(c, table), http, {
     handshakeTimeoutMs: c.handshakeTimeoutMs,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     onClosing: () => broker.shutdown(),

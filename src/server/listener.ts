@@ -1,13 +1,14 @@
 /**
  * One port for gRPC and HTTP/1.1, as the gcloud emulator has: a connection that opens with the
- * HTTP/2 client preface goes to grpc-js, anything else to the HTTP handler. A connection that
+ * HTTP/2 client preface goes to the gRPC transport (the lean server or grpc-js), anything else to
+ * the HTTP handler. A connection that
  * does not finish its preface, or the headers of its next HTTP request, within the handshake
  * timeout is closed; a gRPC connection, once handed over, is never timed out by us (idle
- * streams live on grpc-js keepalive).
+ * streams live on HTTP/2 keepalive pings).
  */
-import * as grpc from "@grpc/grpc-js";
 import * as http from "node:http";
 import type * as net from "node:net";
+import type { GrpcTransport } from "../grpc/transport.ts";
 import { bindAll } from "./bind.ts";
 import { sniff } from "./preface.ts";
 
@@ -28,11 +29,10 @@ export interface ListenOptions {
 export async function listen(
   host: string,
   port: number,
-  grpcServer: grpc.Server,
+  grpc: GrpcTransport,
   httpHandler: http.RequestListener,
   o: ListenOptions,
 ): Promise<Listener> {
-  const injector = grpcServer.createConnectionInjector(grpc.ServerCredentials.createInsecure());
   const web = http.createServer(httpHandler);
   const sockets = new Set<net.Socket>();
   /** Sockets whose protocol is not known yet (closed at once on shutdown). */
@@ -82,7 +82,7 @@ export async function listen(
       socket.pause();
       socket.unshift(head);
       clearTimeout(timer);
-      if (kind === "grpc") injector.injectConnection(socket);
+      if (kind === "grpc") grpc.accept(socket);
       else {
         awaitHeaders(socket);
         web.emit("connection", socket);
@@ -100,13 +100,13 @@ export async function listen(
       o.onClosing?.();
       for (const s of [...idleHttp.keys(), ...sniffing]) s.destroy();
       // GOAWAY: each gRPC connection closes once its calls in flight have finished.
-      injector.drain(o.shutdownGraceMs);
+      grpc.drain(o.shutdownGraceMs);
       await new Promise<void>((resolve) => {
         if (sockets.size === 0) return resolve();
         allClosed = resolve;
         setTimeout(resolve, o.shutdownGraceMs).unref?.();
       });
-      grpcServer.forceShutdown();
+      grpc.close();
       web.close();
       for (const s of sockets) s.destroy();
     },

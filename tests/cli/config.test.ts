@@ -24,6 +24,7 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--project-quotas": { value: "topics=3, snapshots=2", expect: { projectQuotas: { topics: 3, snapshots: 2 } } },
   "--storage-dir": { value: "/tmp/gcs", expect: { storageDir: "/tmp/gcs" } },
   "--storage-emulator-host": { value: "http://localhost:4443", expect: { storageEmulatorHost: "http://localhost:4443" } },
+  "--grpc-server": { value: "grpc-js", expect: { grpcServer: "grpc-js" } },
 };
 
 const envName = (env: string) => env.replace("<N>", "1");
@@ -58,6 +59,11 @@ describe("each option of the table", () => {
 
 test("no flags and no env give the defaults", () => {
   expect(loadConfig([], {})).toEqual(DEFAULTS);
+});
+
+test("--grpc-server takes lean or grpc-js only", () => {
+  expect(loadConfig(["--grpc-server", "lean"], {}).grpcServer).toBe("lean");
+  expect(() => loadConfig(["--grpc-server", "netty"], {})).toThrow("--grpc-server must be lean or grpc-js");
 });
 
 test("--project-quotas refuses an unknown kind, a repeated one, and a limit out of range", () => {

@@ -23,7 +23,9 @@ export interface TestEmulator extends Emulator {
 /** `prepare` runs on the broker before the port opens, as provisioning does. */
 export async function startTestEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<TestEmulator> {
   setLogLevel("silent");
-  const emu = await startEmulator({ host: "127.0.0.1", port: 0, ...config }, prepare);
+  // PUBSUB_GRPC_SERVER picks the gRPC server for in-process emulators too (spawned ones read it themselves).
+  const grpcServer = process.env.PUBSUB_GRPC_SERVER as Config["grpcServer"] | undefined;
+  const emu = await startEmulator({ host: "127.0.0.1", port: 0, ...(grpcServer ? { grpcServer } : {}), ...config }, prepare);
   const endpoint = `127.0.0.1:${emu.port}`;
   const clients: PubSub[] = [];
   return Object.assign(emu, {

@@ -3,7 +3,8 @@
  * written as it is encoded, never held whole a second time: newline-separated text, or an Avro
  * object container file (avsc's encoder, null codec, with backpressure).
  */
-import avro from "avsc";
+import type avro from "avsc";
+import { avsc } from "../../core/kinds/storage/avsc.ts";
 import { once } from "node:events";
 import type { StorageBatch } from "../../core/kinds/storage/batches.ts";
 import { storageConfigOf } from "../../core/kinds/storage/config.ts";
@@ -41,7 +42,7 @@ async function* textChunks(batch: StorageBatch): AsyncGenerator<Uint8Array> {
 
 /** An Avro container file of `records`, encoded as it is read; a record the schema refuses fails it. */
 export async function* avroChunks(schema: object, records: Iterable<unknown>): AsyncGenerator<Uint8Array> {
-  const enc = new avro.streams.BlockEncoder(schema as avro.Schema, { codec: "null" });
+  const enc = new (avsc().streams).BlockEncoder(schema as avro.Schema, { codec: "null" });
   let refused = false;
   enc.on("typeError", () => (refused = true));
   const produce = (async () => {

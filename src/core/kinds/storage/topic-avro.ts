@@ -6,7 +6,8 @@
  * states. A topic without a schema writes the default schemas; a Protocol Buffer schema, or a
  * record that cannot take the metadata, is SCHEMA_MISMATCH.
  */
-import avro from "avsc";
+import type avro from "avsc";
+import { avsc } from "./avsc.ts";
 import type { StoredMessage } from "../../message.ts";
 import type { SchemaRegistry, SchemaRevision } from "../../schemas/registry.ts";
 import type { SchemaSettings } from "../../schemas/topic-schema.ts";
@@ -23,7 +24,7 @@ const types = new WeakMap<SchemaRevision, avro.Type>();
 
 function typeOf(rev: SchemaRevision): avro.Type {
   let t = types.get(rev);
-  if (!t) types.set(rev, (t = avro.Type.forSchema(JSON.parse(rev.definition), { registry: {} })));
+  if (!t) types.set(rev, (t = avsc().Type.forSchema(JSON.parse(rev.definition), { registry: {} })));
   return t;
 }
 
