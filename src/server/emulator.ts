@@ -12,6 +12,7 @@ import { adminHandler } from "../admin/http.ts";
 import { sendError } from "../admin/router.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
 import { leanTransport } from "../grpc/lean/server.ts";
+import { MAX_MESSAGE } from "../grpc/methods.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { createRpcTable } from "../rpc/table.ts";
 import { restHandler } from "../rest/handler.ts";
@@ -69,8 +70,9 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
 }
 
 /** The chosen gRPC server; grpc-js is loaded only when it is the one chosen. */
-async function grpcTransport(c: Config, table: RpcTable): Promise<GrpcTransport> {
-  if (c.grpcServer === "lean") return leanTransport(table);
+async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget): Promise<GrpcTransport> {
+  // Partly received messages: a quarter of the memory budget, and always room for one of the largest.
+  if (c.grpcServer === "lean") return leanTransport(table, { partialBytes: Math.max(MAX_MESSAGE + 5, memory.maxBytes / 4) });
   const { grpcJsTransport } = await import("../grpc/server.ts");
   return grpcJsTransport(table);
 }
@@ -128,7 +130,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     if (refusal) return sendError(res, 403, refusal, "PERMISSION_DENIED");
     rest(req, res);
   };
-  const listener = await listen(c.host, c.port, await grpcTransport(c, table), http, {
+  const listener = await listen(c.host, c.port, await grpcTransport(c, table, memory), http, {
     handshakeTimeoutMs: c.handshakeTimeoutMs,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     onClosing: () => broker.shutdown(),

@@ -1,7 +1,7 @@
 /** The lean server's reading of gRPC messages and grpc-timeout values, byte by byte. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { MessageReader, TooLarge } from "../../src/grpc/lean/framing.ts";
+import { MessageReader, Overloaded, PartialBytes, TooLarge } from "../../src/grpc/lean/framing.ts";
 import { timeoutMs } from "../../src/grpc/lean/deadline.ts";
 
 const frame = (body: Buffer, flag = 0) => {
@@ -53,5 +53,56 @@ describe("grpc-timeout", () => {
     expect(timeoutMs("1500u")).toBe(1);
     expect(timeoutMs("99999999n")).toBe(99);
     for (const bad of ["", "10", "123456789S", "1x", "-1S", "1.5S", "S"]) expect(timeoutMs(bad)).toBeNaN();
+  });
+});
+
+describe("PartialBytes: what unfinished messages hold, across every call", () => {
+  const header = (n: number) => frame(Buffer.alloc(n)).subarray(0, 5);
+
+  test("a call whose chunk would take the pool past its limit is refused and lets go; others keep theirs", () => {
+    const pool = new PartialBytes(250);
+    const a = new MessageReader(1000, pool);
+    const b = new MessageReader(1000, pool);
+    a.push(Buffer.concat([header(200), Buffer.alloc(60)]));
+    expect(pool.held).toBe(60);
+    b.push(header(200));
+    expect(pool.held).toBe(60); // a header alone holds nothing
+    b.push(Buffer.alloc(100));
+    expect(pool.held).toBe(160);
+    // b's message would need 200 at once beside a's 60.
+    expect(() => b.push(Buffer.alloc(100))).toThrow(Overloaded);
+    expect(pool.held).toBe(60);
+    // a goes on: it finishes its message and holds nothing.
+    expect(a.push(Buffer.alloc(140)).map((m) => m.body.length)).toEqual([200]);
+    expect(pool.held).toBe(0);
+  });
+
+  test("release gives back what a call held (its stream closed mid-message)", () => {
+    const pool = new PartialBytes(1000);
+    const r = new MessageReader(1000, pool);
+    r.push(Buffer.concat([header(500), Buffer.alloc(30)]));
+    r.push(Buffer.alloc(30));
+    expect(pool.held).toBe(60);
+    r.release();
+    expect(pool.held).toBe(0);
+  });
+
+  test("held bytes always equal the pool's count, whatever the cuts", () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 300 }), { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 10 }), (sizes, cutsRaw) => {
+        const stream = Buffer.concat(sizes.map((n) => frame(Buffer.alloc(n))));
+        const cuts = [...new Set(cutsRaw.map((c) => c % (stream.length + 1)))].sort((x, y) => x - y);
+        const pool = new PartialBytes(Infinity);
+        const r = new MessageReader(1000, pool);
+        let at = 0;
+        for (const c of cuts) {
+          r.push(stream.subarray(at, c));
+          at = c;
+          expect(pool.held).toBeLessThanOrEqual(c);
+        }
+        r.push(stream.subarray(at));
+        expect(pool.held).toBe(0);
+      }),
+    );
   });
 });

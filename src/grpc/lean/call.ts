@@ -10,7 +10,7 @@ import type * as http2 from "node:http2";
 import { Code, type GrpcStatus } from "../status.ts";
 import { inflate } from "./compression.ts";
 import { timeoutMs } from "./deadline.ts";
-import { MessageReader, TooLarge } from "./framing.ts";
+import { MessageReader, Overloaded, TooLarge, type PartialBytes } from "./framing.ts";
 
 /** What grpc-js answers with (it advertises the encodings it accepts, and sends none). */
 const RESPONSE_HEADERS = {
@@ -53,11 +53,13 @@ export class Call {
     readonly stream: http2.ServerHttp2Stream,
     headers: http2.IncomingHttpHeaders,
     private readonly max: number,
+    partial?: PartialBytes,
   ) {
-    this.reader = new MessageReader(max);
+    this.reader = new MessageReader(max, partial);
     const enc = headers["grpc-encoding"];
     this.encoding = typeof enc === "string" ? enc : "identity";
     stream.on("close", () => {
+      this.reader.release();
       if (!this.done) this.cancel();
     });
     const ms = timeoutMs(headers["grpc-timeout"]);
@@ -88,13 +90,17 @@ export class Call {
    * (acks sent before the client saw the end) are still fed.
    */
   read(decode: (b: Buffer) => unknown, onMessage: (req: unknown) => void, onEnd: () => void, late = false): void {
+    let broken = false;
     this.stream.on("data", (chunk: Buffer) => {
-      if (this.done && !late) return;
+      if (broken || (this.done && !late)) return;
       let messages;
       try {
         messages = this.reader.push(chunk);
       } catch (e) {
-        if (!(e instanceof TooLarge)) throw e;
+        if (!(e instanceof TooLarge || e instanceof Overloaded)) throw e;
+        // The framing is lost from here: nothing more of this stream is read.
+        broken = true;
+        this.reader.release();
         return this.finish({ code: Code.RESOURCE_EXHAUSTED, details: e.message });
       }
       for (const m of messages) {

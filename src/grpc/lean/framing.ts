@@ -9,6 +9,18 @@ export interface RawMessage {
 
 export class TooLarge extends Error {}
 
+/**
+ * Bytes of unfinished messages held by every call of one server. One message may be 64 MiB; many
+ * streams each holding most of one would hold any amount, so past `max` the call whose chunk
+ * would go over is refused (Overloaded) and lets go of what it held.
+ */
+export class PartialBytes {
+  held = 0;
+  constructor(readonly max: number) {}
+}
+
+export class Overloaded extends Error {}
+
 export class MessageReader {
   /** Bytes of an unfinished message (or header) kept from earlier chunks. */
   private parts: Buffer[] = [];
@@ -17,7 +29,30 @@ export class MessageReader {
   private need = -1;
   private flag = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly pool: PartialBytes = new PartialBytes(Infinity),
+  ) {}
+
+  /** Held bytes become `n`; growing past the pool's limit lets go of everything and throws. */
+  private setHeld(n: number): void {
+    const pool = this.pool;
+    if (n > this.held && pool.held + n - this.held > pool.max) {
+      const max = pool.max;
+      this.release();
+      throw new Overloaded(`The emulator holds ${(pool.held / 2 ** 20).toFixed(0)} MiB of partly received messages, its limit of ${(max / 2 ** 20).toFixed(0)} MiB (a quarter of --max-memory); retry the request.`);
+    }
+    pool.held += n - this.held;
+    this.held = n;
+  }
+
+  /** Lets go of what an unfinished message held (the call ended). */
+  release(): void {
+    this.pool.held -= this.held;
+    this.held = 0;
+    this.parts = [];
+    this.need = -1;
+  }
 
   /** The messages `chunk` completes, in order; throws TooLarge for a length past the limit. */
   push(chunk: Buffer): RawMessage[] {
@@ -26,13 +61,13 @@ export class MessageReader {
     /** A message cut from a chunk is copied (as grpc-js does): decoded views must not pin or share it. */
     let owned = false;
     if (this.held) {
+      this.setHeld(this.held + chunk.length);
       this.parts.push(chunk);
-      this.held += chunk.length;
       if (this.need >= 0 ? this.held < this.need : this.held < 5) return out;
       buf = Buffer.concat(this.parts, this.held);
       owned = true;
       this.parts = [];
-      this.held = 0;
+      this.setHeld(0);
     }
     let at = 0;
     for (;;) {
@@ -53,8 +88,8 @@ export class MessageReader {
     if (at < buf.length) {
       // The rest waits for the next chunk; a header's 5 bytes are re-read then (need stays -1).
       const rest = buf.subarray(at);
+      this.setHeld(rest.length);
       this.parts.push(rest);
-      this.held = rest.length;
     }
     return out;
   }

@@ -12,6 +12,7 @@ import { MAX_MESSAGE, servedDefinition, servedServices } from "../methods.ts";
 import { Code } from "../status.ts";
 import type { GrpcTransport } from "../transport.ts";
 import { Call, trailersOnly } from "./call.ts";
+import { PartialBytes } from "./framing.ts";
 import { serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
 
 type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined };
@@ -23,14 +24,16 @@ type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn:
  * 1.6 → 0.5 µs/msg; bench/README.md). Both are the same size on purpose: Bun's server sends a
  * stream's WINDOW_UPDATE together with the connection's, so a stream window below half the
  * connection's stalls a request larger than it (measured: 1 MiB / 8 MiB hangs a 1 MB Publish).
- * What a client sends is read at once whatever the window; the 64 MiB message limit and the
- * memory budget bound what it can make us hold.
+ * What a client sends is read at once whatever the window; the 64 MiB message limit bounds one
+ * call and `partialBytes` all of them together.
  */
 export const RECEIVE_WINDOW = 16 * 2 ** 20;
 
 export interface LeanOptions {
   /** Per stream and per connection; HTTP/2's default is 65,535. */
   receiveWindow?: number;
+  /** Most bytes of partly received messages all calls may hold together (framing.ts PartialBytes). */
+  partialBytes?: number;
 }
 
 function routes(table: RpcTable): Map<string, Route> {
@@ -48,6 +51,7 @@ function routes(table: RpcTable): Map<string, Route> {
 export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTransport {
   const byPath = routes(table);
   const window = o.receiveWindow ?? RECEIVE_WINDOW;
+  const partial = new PartialBytes(o.partialBytes ?? Infinity);
   const settings: http2.Settings = { initialWindowSize: window };
   // As grpc-js sets its server: no header block or session memory limit of its own (and the window above).
   const server = http2.createServer({ maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER, maxSessionMemory: Number.MAX_SAFE_INTEGER, settings });
@@ -71,7 +75,7 @@ export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTranspo
     if (!route || (!route.stream && !route.fn)) {
       return trailersOnly(stream, { code: Code.UNIMPLEMENTED, details: boundMessage(`The server does not implement the method ${path}`) });
     }
-    const call = new Call(stream, headers, MAX_MESSAGE);
+    const call = new Call(stream, headers, MAX_MESSAGE, partial);
     if (route.stream) serveStreamingPull(call, route.codec, table);
     else serveUnary(call, route.codec, route.fn!);
   });
