@@ -4,6 +4,7 @@
  * the one mapper REST uses too (http/status.ts).
  * Every mutating route passes the cross-site guard first (guard.ts).
  */
+import { ClientGone } from "../http/client-gone.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PubSubError } from "../core/errors.ts";
 import { errorResponse } from "../http/status.ts";
@@ -65,7 +66,9 @@ export class Router {
 
   /** Answers the request; false when no route's path matched (the caller answers 404). */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const url = new URL(req.url ?? "/", "http://emulator.invalid");
+    // "//" and the like are valid request targets but no URL: answered 400, never thrown.
+    const url = URL.parse(req.url ?? "/", "http://emulator.invalid");
+    if (!url) return (sendError(res, 400, "The request URL is malformed.", "INVALID_ARGUMENT"), true);
     const parts = url.pathname.split("/").slice(1);
     let pathMatched = false;
     for (const r of this.routes) {
@@ -91,7 +94,7 @@ export class Router {
       const result = await handler(ctx);
       if (result !== undefined && !ctx.res.headersSent) sendJson(ctx.res, 200, result);
     } catch (e) {
-      if (ctx.res.headersSent) return void ctx.res.destroy();
+      if (ctx.res.headersSent || e instanceof ClientGone) return void ctx.res.destroy();
       if (e instanceof HttpError) return sendError(ctx.res, e.status, e.message);
       if (e instanceof PubSubError) {
         const { httpStatus, body } = errorResponse(e);
@@ -123,10 +126,14 @@ function match(pattern: string[], parts: string[]): Record<string, string> | nul
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new HttpError(413, `The request body is larger than ${MAX_BODY} bytes.`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY) throw new HttpError(413, `The request body is larger than ${MAX_BODY} bytes.`);
+      chunks.push(chunk);
+    }
+  } catch (e) {
+    throw e instanceof HttpError ? e : new ClientGone(e);
   }
   const text = Buffer.concat(chunks).toString("utf8").trim();
   if (!text) return Object.create(null);

@@ -3,6 +3,7 @@
  * (refusing one over the front end's cap before it is held whole), transcode, call the RPC table,
  * answer proto3 JSON. Every failure answers in Google's error format through status.ts.
  */
+import { ClientGone } from "../http/client-gone.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PubSubError } from "../core/errors.ts";
 import type { CallContext, RpcTable } from "../rpc/table.ts";
@@ -69,7 +70,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       } else chunks.push(chunk);
     });
     req.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-    req.on("error", reject);
+    req.on("error", (e) => reject(new ClientGone(e)));
   });
 }
 
@@ -145,6 +146,7 @@ export function restHandler(table: RpcTable): (req: IncomingMessage, res: Server
     }
     const opts = responseOptions(url.searchParams);
     serve(table, req, res, url, opts).catch((err) => {
+      if (err instanceof ClientGone) return void req.socket.destroy();
       const tooLarge = err instanceof TooLarge;
       sendError(res, err, opts.pretty, tooLarge);
       // An unread body cannot be skipped on a kept-alive connection: close it once answered.

@@ -1,5 +1,6 @@
 /** The HTTP side of the port: health, reset (whole and per project), the cross-site guard. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import * as net from "node:net";
 import { crossSiteRefusal } from "../../src/admin/guard.ts";
 import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
 
@@ -24,7 +25,29 @@ describe("health", () => {
     expect((await missing.json()).error.status).toBe("NOT_FOUND");
     expect((await fetch(url("/emulator/v1/reset"))).status).toBe(405);
   });
+
+  test("a request target that is no URL (\"//\", \"//:99999\") is 400 with a JSON error; the server serves on", async () => {
+    for (const target of ["//", "//:99999", "//[", "http://[::1"]) {
+      const head = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      expect(head).toMatch(/^HTTP\/1\.1 400/);
+      expect(head).toContain("INVALID_ARGUMENT");
+    }
+    expect((await fetch(url("/health"))).status).toBe(200);
+  });
 });
+
+/** One raw HTTP/1.1 exchange on a socket; resolves with everything read until the server closes (bounded). */
+function rawRequest(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: "127.0.0.1", port: emu.port });
+    let got = "";
+    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no answer: ${got}`))), 5000);
+    socket.on("data", (d) => (got += d.toString("latin1")));
+    socket.on("close", () => (clearTimeout(timer), resolve(got)));
+    socket.on("error", () => {});
+    socket.write(text);
+  });
+}
 
 describe("cross-site protection", () => {
   test("a plain cross-site form POST to /reset is refused and wipes nothing", async () => {
