@@ -4,6 +4,7 @@
  *
  *   bun bench/startup/first-rpc.ts            # one CreateTopic over raw @grpc/grpc-js
  *   bun bench/startup/first-rpc.ts --http     # one GET /health on the same port instead
+ *   bun bench/startup/first-rpc.ts --rest     # one REST GET /v1/projects/p/topics (loads the REST surface)
  *   bun bench/startup/first-rpc.ts --verbose  # also print the split: listening / first RPC (ms)
  *   bun bench/startup/first-rpc.ts --binary dist/pubsub-emulator   # the compiled binary instead
  *
@@ -14,7 +15,8 @@
 import { resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const http = process.argv.includes("--http");
+const rest = process.argv.includes("--rest");
+const http = rest || process.argv.includes("--http");
 const verbose = process.argv.includes("--verbose");
 const binaryAt = process.argv.indexOf("--binary");
 const binary = binaryAt > 0 ? resolve(process.argv[binaryAt + 1] ?? "") : undefined;
@@ -70,9 +72,11 @@ async function createTopic(port: number): Promise<void> {
   }
 }
 
+const httpPath = rest ? "/v1/projects/startup/topics" : "/health";
+
 async function health(port: number): Promise<void> {
-  const res = await fetch(`http://127.0.0.1:${port}/health`);
-  if (res.status !== 200) fail(`GET /health answered ${res.status}`);
+  const res = await fetch(`http://127.0.0.1:${port}${httpPath}`);
+  if (res.status !== 200) fail(`GET ${httpPath} answered ${res.status}`);
   await res.text();
 }
 
@@ -84,7 +88,7 @@ try {
   clearTimeout(timer);
   if (verbose) {
     console.log(
-      `listening ${((t1 - t0) / 1e6).toFixed(1)} ms, first ${http ? "GET /health" : "CreateTopic"} ${((t2 - t1) / 1e6).toFixed(1)} ms, total ${((t2 - t0) / 1e6).toFixed(1)} ms`,
+      `listening ${((t1 - t0) / 1e6).toFixed(1)} ms, first ${http ? `GET ${httpPath}` : "CreateTopic"} ${((t2 - t1) / 1e6).toFixed(1)} ms, total ${((t2 - t0) / 1e6).toFixed(1)} ms`,
     );
   }
 } catch (e) {

@@ -1,7 +1,10 @@
 /**
  * What one start costs, measured in ways a busy machine disturbs less than wall time: on-CPU time
  * of every server thread (/proc/PID/task/* /schedstat) from spawn to the started line and to the
- * first GET /health answered, beside wall time; idle RSS 2 s later. Medians of N runs.
+ * first GET /health answered, beside wall time; idle RSS 2 s later, split into anonymous memory (ours:
+ * heaps, JIT code) and file-backed pages (Bun's executable and the embedded bundle, which the kernel
+ * shares between processes and maps in fault-around blocks, so they vary with the page cache).
+ * Medians of N runs.
  *
  *   bun bench/startup/ready-cost.ts 9 bun src/main.ts
  *   bun bench/startup/ready-cost.ts 9 dist/pubsub-emulator
@@ -41,8 +44,9 @@ async function once(): Promise<number[]> {
     await (await fetch(`http://127.0.0.1:${port}/health`)).text();
     const first = [(Bun.nanoseconds() - t0) / 1e6, cpuMs(server.pid)];
     await Bun.sleep(2000);
-    const rssMiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))![1]) / 1024;
-    return [...ready, ...first, rssMiB];
+    const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+    const mib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024;
+    return [...ready, ...first, mib("VmRSS"), mib("RssAnon"), mib("RssFile")];
   } finally {
     clearTimeout(killer);
     server.kill();
@@ -55,5 +59,6 @@ for (let i = 0; i < Number(runs); i++) rows.push(await once());
 const median = (k: number) => rows.map((r) => r[k]).sort((a, b) => a - b)[rows.length >> 1].toFixed(1);
 console.log(
   `${cmd.join(" ")}: started line ${median(0)} ms wall, ${median(1)} ms CPU; first GET /health ${median(2)} ms wall, ` +
-    `${median(3)} ms CPU; idle RSS ${median(4)} MiB (medians of ${runs})`,
+    `${median(3)} ms CPU; idle RSS ${median(4)} MiB ` +
+    `(anonymous ${median(5)}, file-backed ${median(6)}: Bun's executable pages, shared and clean) (medians of ${runs})`,
 );

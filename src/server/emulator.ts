@@ -1,5 +1,4 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
-import type { RequestListener } from "node:http";
 import { Broker } from "../core/broker.ts";
 import type { Store } from "../core/store/store.ts";
 import { DEFAULTS, type Config } from "../runtime/config.ts";
@@ -7,20 +6,15 @@ import { Counters } from "../admin/counters.ts";
 import { withFaults } from "../rpc/middleware/with-faults.ts";
 import { FaultRegistry } from "../rpc/middleware/faults.ts";
 import { MessageHistory } from "../admin/history.ts";
-import { browserRefusal } from "../admin/guard.ts";
-import { adminHandler } from "../admin/http.ts";
-import { sendError } from "../admin/router.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
 import { leanTransport } from "../grpc/lean/server.ts";
 import { MAX_MESSAGE } from "../grpc/methods.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { createRpcTable } from "../rpc/table.ts";
-import { restHandler } from "../rest/handler.ts";
 import { listen } from "./listener.ts";
-import { HttpPushSender } from "../push-http/http-sender.ts";
+import { httpSurfaces, lazyPush } from "./lazy-surfaces.ts";
 import { BigQueryKind } from "../sinks/bigquery/kind.ts";
 import { BigtableKind } from "../sinks/bigtable/kind.ts";
-import { OidcSigner } from "../push-http/oidc.ts";
 import { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
 import type { DiskFaultProbe } from "../admin/metrics.ts";
@@ -82,7 +76,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const c = { ...DEFAULTS, ...config };
   const { store, close, diskFault } = await openStore(c.dataDir);
   const clock = new SwitchableClock(c.clock);
-  const signer = new OidcSigner(() => clock.now());
+  const push = lazyPush(() => clock.now());
   const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges() });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
   const storage = storageTarget(c.storageDir, c.storageEmulatorHost);
@@ -93,7 +87,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     fillWaitMs: c.fillWaitMs,
     deferDelivery: causalDefer(c.causalDelayMs),
     pullWaitMs: c.pullWaitMs,
-    push: { sender: new HttpPushSender(signer), options: { timeoutCapMs: c.pushTimeoutMs } },
+    push: { sender: push.sender, options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
     memory,
     // QuickJS and its wasm load with the first resource that has transforms.
@@ -119,17 +113,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const table = withFaults(createRpcTable(broker), faults);
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
-  const rest = restHandler(table);
-  const admin = adminHandler({ broker, clock, counters, faults, table, history, host: c.host, jwks: () => signer.jwks(), memoryBudget: () => memory.probe(), imports, diskFault });
-  // REST/JSON under /v1/, as on pubsub.googleapis.com; health, metrics and the operator API beside it.
-  const hosts = new Set([c.host.toLowerCase()]);
-  const http: RequestListener = (req, res) => {
-    if (!req.url?.startsWith("/v1/")) return admin(req, res);
-    // A browser page on another site must not mutate the emulator through REST either.
-    const refusal = req.method === "GET" || req.method === "HEAD" ? null : browserRefusal(req, hosts);
-    if (refusal) return sendError(res, 403, refusal, "PERMISSION_DENIED");
-    rest(req, res);
-  };
+  const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports, diskFault });
   const listener = await listen(c.host, c.port, await grpcTransport(c, table, memory), http, {
     handshakeTimeoutMs: c.handshakeTimeoutMs,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
