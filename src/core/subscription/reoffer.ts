@@ -15,12 +15,10 @@ export const REOFFER_MS = 100;
 /** A take stops looking past entries kept from its stream after this many (a bound on the work). */
 const MAX_SKIPPED = 64;
 
-/** Marks entries that came back from `from` (a nack or an expiry). */
-export function cameBack(entries: Iterable<Entry>, from: Consumer, now: number): void {
-  for (const e of entries) {
-    e.avoid = from;
-    e.avoidUntil = now + REOFFER_MS;
-  }
+/** Marks an entry that came back from `from` (a nack or an expiry). */
+export function cameBack(e: Entry, from: Consumer, now: number): void {
+  e.avoid = from;
+  e.avoidUntil = now + REOFFER_MS;
 }
 
 /**

@@ -429,8 +429,11 @@ export class Subscription {
     if (dl && entry.attempts >= dl.maxDeliveryAttempts && this.deadLetter(entry)) return;
     const notBefore = now + this.backoff(entry.attempts);
     const later = this.backlog.returnEntry(entry, notBefore, now, this.config.enableExactlyOnceDelivery);
-    for (const e of later) if (e.lease) this.leases.end(e.lease);
-    cameBack([entry, ...later], lease.consumer, now);
+    cameBack(entry, lease.consumer, now);
+    for (const e of later) {
+      if (e.lease) this.leases.end(e.lease);
+      cameBack(e, lease.consumer, now);
+    }
     if (notBefore > now) this.delay(entry, notBefore);
   }
 
