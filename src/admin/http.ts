@@ -3,6 +3,7 @@
  * the operator API under /emulator/v1/ (reset, clock, faults, inspection) with the dashboard at
  * /ui/. Each family registers its routes from its own file.
  */
+import { answerHealthJson, answerRoot } from "./health.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Broker } from "../core/broker.ts";
 import type { SwitchableClock } from "../runtime/switchable-clock.ts";
@@ -43,8 +44,8 @@ export interface AdminDeps {
 export function adminHandler(deps: AdminDeps) {
   const { broker } = deps;
   const router = new Router(new Set([deps.host.toLowerCase()]));
-  router.add("GET", "/", (ctx) => void ctx.res.end("Ok\n"));
-  router.add("GET", "/health", () => ({ status: "ok" }));
+  router.add("GET", "/", (ctx) => answerRoot(ctx.res));
+  router.add("GET", "/health", (ctx) => answerHealthJson(ctx.res));
   if (deps.jwks) router.add("GET", JWKS_PATH, deps.jwks);
   // A full reset clears faults too, so a test suite's "reset" starts from a clean emulator.
   const reset = (project?: string) => {

@@ -4,13 +4,14 @@
  * 21). The imports are literal so `bun build --compile` still bundles them. `GET /health` and
  * `GET /` are answered here, so readiness probes do not load the admin API.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { RequestListener } from "node:http";
 import type { PushRequest, PushSender } from "../core/delivery/push/push-delivery.ts";
 import type { AdminDeps } from "../admin/http.ts";
 import type { OidcSigner } from "../push-http/oidc.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { browserRefusal } from "../admin/guard.ts";
-import { sendError, sendJson } from "../admin/router.ts";
+import { answerHealth } from "../admin/health.ts";
+import { sendError } from "../admin/router.ts";
 import { log } from "../runtime/log.ts";
 
 /** Runs `load` once, on the first call; every later call gets the same promise. */
@@ -35,21 +36,13 @@ function lazyListener(load: () => Promise<RequestListener>): RequestListener {
   };
 }
 
-/** The health answers the admin API gives, for exactly these URLs (any other form goes to it). */
-function health(req: IncomingMessage, res: ServerResponse): boolean {
-  if (req.method !== "GET" && req.method !== "HEAD") return false;
-  if (req.url === "/health") return (sendJson(res, 200, { status: "ok" }), true);
-  if (req.url === "/") return (res.end("Ok\n"), true);
-  return false;
-}
-
 /** REST/JSON under /v1/, as on pubsub.googleapis.com; health, metrics and the operator API beside it. */
 export function httpSurfaces(table: RpcTable, admin: Omit<AdminDeps, "table">): RequestListener {
   const rest = lazyListener(() => import("../rest/handler.ts").then((m) => m.restHandler(table)));
   const operator = lazyListener(() => import("../admin/http.ts").then((m) => m.adminHandler({ ...admin, table })));
   const hosts = new Set([admin.host.toLowerCase()]);
   return (req, res) => {
-    if (!req.url?.startsWith("/v1/")) return health(req, res) || operator(req, res);
+    if (!req.url?.startsWith("/v1/")) return answerHealth(req, res) || operator(req, res);
     // A browser page on another site must not mutate the emulator through REST either.
     const refusal = req.method === "GET" || req.method === "HEAD" ? null : browserRefusal(req, hosts);
     if (refusal) return sendError(res, 403, refusal, "PERMISSION_DENIED");
