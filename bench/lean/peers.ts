@@ -6,6 +6,7 @@
  *   bun bench/lean/peers.ts [publish|e2e …] [--rounds 3] [--duration 4] [--batch 1000] [--procs 2]
  *       [--root DIR]   # also a second "ours" from another checkout (e.g. a worktree of main), as "base"
  *       [--grpc-servers lean,grpc-js]   # "ours" once per gRPC server (--grpc-server), as ours-lean, ours-grpc-js
+ *       [--no-peers]   # without the reference relay and pstest: ours against --root only
  */
 import { run, type LeanResult } from "./load.ts";
 
@@ -18,7 +19,7 @@ const variants = at("--grpc-servers")?.split(",").filter(Boolean);
 const servers: { name: string; kind: "ours" | "reference" | "pstest"; root?: string; args?: string[] }[] = [
   ...(root ? [{ name: "base", kind: "ours" as const, root }] : []),
   ...(variants ? variants.map((v) => ({ name: `ours-${v}`, kind: "ours" as const, args: ["--grpc-server", v] })) : [{ name: "ours", kind: "ours" as const }]),
-  { name: "reference", kind: "reference" }, { name: "pstest", kind: "pstest" },
+  ...(process.argv.includes("--no-peers") ? [] : [{ name: "reference", kind: "reference" as const }, { name: "pstest", kind: "pstest" as const }]),
 ];
 /** What the last column divides by: the other checkout, or the last gRPC server named. */
 const base = root ? "base" : variants ? `ours-${variants.at(-1)}` : null;
@@ -39,7 +40,7 @@ for (const mode of modes.length ? modes : (["publish", "e2e"] as const)) {
   console.log(`server     msg/s (median)  server µs/msg (median)  msg/s ÷ pstest  µs/msg ÷ pstest${base ? `  µs/msg ÷ ${base}` : ""}  (ratios: median of per-round ratios)`);
   for (const s of servers) {
     const xs = rows[s.name]!;
-    const ratio = (to: string, f: (x: LeanResult) => number | null) => median(xs.map((x, r) => (f(x) ?? NaN) / (f(rows[to]![r]!) ?? NaN)));
+    const ratio = (to: string, f: (x: LeanResult) => number | null) => (rows[to] ? median(xs.map((x, r) => (f(x) ?? NaN) / (f(rows[to]![r]!) ?? NaN))) : NaN);
     console.log(`${s.name.padEnd(13)} ${Math.round(median(xs.map((x) => x.msgsPerSec))).toLocaleString("en-US").padStart(14)}  ${median(xs.map((x) => x.serverUsPerMsg ?? NaN)).toFixed(2).padStart(22)}  ` +
       `${ratio("pstest", (x) => x.msgsPerSec).toFixed(2).padStart(14)}  ${ratio("pstest", (x) => x.serverUsPerMsg).toFixed(2).padStart(15)}${base ? ratio(base, (x) => x.serverUsPerMsg).toFixed(2).padStart(15) : ""}`);
   }
