@@ -644,16 +644,6 @@ export class Broker {
     return r === undefined ? sub.config : { ...sub.config, topicMessageRetentionDuration: r };
   }
 
-  /**
-   * Whether a message published to the topic now would be kept by anything (a subscription, the
-   * topic's log); an unknown topic answers true. Lets a transport skip copying message data out
-   * of its request buffer when nothing will hold it.
-   */
-  keepsMessages(topicName: string): boolean {
-    const t = this.topics.get(topicName);
-    return !t || t.subscriptions.size > 0 || t.logging;
-  }
-
   private topic(name: string): SubTopic {
     const topic = this.topics.get(name);
     if (topic) return topic;

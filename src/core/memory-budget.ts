@@ -53,6 +53,8 @@ export interface MemoryGauge {
 export interface HeldSource {
   readonly heldMessages: number;
   readonly heldBytes: number;
+  /** Request buffers kept alive by held messages' data views, for a second at most (held-views.ts). */
+  readonly pinnedBytes?: number;
 }
 
 export class MemoryBudget {
@@ -86,7 +88,7 @@ export class MemoryBudget {
   /** Accounted bytes of held messages. */
   get held(): number {
     const s = this.source;
-    return s.heldBytes + s.heldMessages * (MESSAGE_OVERHEAD + ENTRY_OVERHEAD);
+    return s.heldBytes + (s.pinnedBytes ?? 0) + s.heldMessages * (MESSAGE_OVERHEAD + ENTRY_OVERHEAD);
   }
 
   /**

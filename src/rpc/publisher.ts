@@ -12,11 +12,6 @@ export interface PublishRequest {
   messages: MessageInput[];
   /** Serialized size, checked against the 10,000,000-byte request limit. */
   requestBytes?: number;
-  /**
-   * Set when the messages' data are views into the request buffer (gRPC): copies them out, so a
-   * held message does not pin the whole request. Called only when the topic keeps messages.
-   */
-  keep?: () => void;
 }
 
 export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
@@ -46,7 +41,6 @@ export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
       return EMPTY;
     },
     Publish: (req: PublishRequest) => {
-      if (req.keep && broker.keepsMessages(req.topic)) req.keep();
       return { messageIds: broker.publish(req.topic, req.messages ?? [], req.requestBytes) };
     },
   };

@@ -16,6 +16,7 @@ import { httpSurfaces, lazyPush } from "./lazy-surfaces.ts";
 import { BigQueryKind } from "../sinks/bigquery/kind.ts";
 import { BigtableKind } from "../sinks/bigtable/kind.ts";
 import { SwitchableClock } from "../runtime/switchable-clock.ts";
+import { realClock } from "../runtime/real-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
 import type { DiskFaultProbe } from "../admin/metrics.ts";
 import { collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
@@ -95,6 +96,8 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
+  // Publish data stay views into their requests while held briefly (most are acked within ms).
+  broker.store.keepViews(realClock);
   try {
     prepare?.(broker);
   } catch (e) {
@@ -128,6 +131,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     broker.stopDeliveries();
     bigtable.close();
     await listener.close();
+    broker.store.keepViews(null);
     close();
   };
   return { port: listener.port, host: c.host, broker, clock, imports, stop };

@@ -21,7 +21,7 @@ const stream = services.Subscriber.StreamingPull;
 const ack = services.Subscriber.Acknowledge;
 
 describe("publish", () => {
-  test("decodes what protobufjs encodes, copying small data out of the request", () => {
+  test("decodes what protobufjs encodes, data as views into the request", () => {
     const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
     const buf = pub.requestSerialize({
       topic: "projects/p/topics/tópico",
@@ -38,37 +38,59 @@ describe("publish", () => {
     expect(req.messages[0].attributes).toEqual({ "ключ": "значение", a: "" });
     expect(req.messages[0].orderingKey).toBe("k1");
     expect(req.messages[1]).toEqual({ attributes: { only: "attrs" } });
-    // Views into the request until the topic keeps them; keep() copies them out, so a held
-    // message does not keep the whole request alive.
+    // Views into the request: the store copies out those it holds for long (tests/core/held-views.test.ts).
     expect(req.messages[2].data!.buffer).toBe(buf.buffer);
-    req.keep!();
-    expect(req.messages[2].data!.buffer).not.toBe(buf.buffer);
-    expect(req.messages[2].data!.buffer.byteLength).toBe(1);
-    expect(Buffer.from(req.messages[0].data!).equals(all)).toBe(true);
   });
 
-  test("Publish copies data out of the request only when the topic keeps messages", async () => {
-    const broker = new Broker({ clock: new ManualClock() });
+  test("a held message's data are copied out of its request only if it is still held a second later", async () => {
+    const clock = new ManualClock();
+    const broker = new Broker({ clock });
+    broker.store.keepViews(clock);
     const publish = createRpcTable(broker).unary.get("Publisher.Publish")!;
     broker.createTopic({ name: "projects/p/topics/none" } as never);
     broker.createTopic({ name: "projects/p/topics/held" } as never);
     broker.createSubscription({ name: "projects/p/subscriptions/sub", topic: "projects/p/topics/held" } as never);
     const request = (topic: string) =>
       decodePublishRequest(Buffer.from(pub.requestSerialize({ topic, messages: [{ data: Buffer.from("x") }, { data: Buffer.from("y") }] })));
-    const nobody = request("projects/p/topics/none");
-    publish(nobody, NO_CONTEXT);
-    expect(nobody.messages[0].data!.length).toBe(1);
-    expect(nobody.messages[0].data!.buffer.byteLength).toBeGreaterThan(1); // still a view: nothing holds it
+    publish(request("projects/p/topics/none"), NO_CONTEXT);
+    expect(broker.store.pinnedBytes).toBe(0); // nobody holds them: nothing is kept alive
     const held = request("projects/p/topics/held");
+    const whole = held.messages[0].data!.buffer.byteLength;
     publish(held, NO_CONTEXT);
-    for (const m of held.messages) expect(m.data!.buffer.byteLength).toBe(1);
-    const [d] = await broker.pull("projects/p/subscriptions/sub", 10, true).result;
-    expect(d!.message.data.buffer.byteLength).toBe(1);
+    // Both held, still views: the request less their 2 bytes counts against the memory budget.
+    expect(broker.store.pinnedBytes).toBe(whole - 2);
+    const [first] = await broker.pull("projects/p/subscriptions/sub", 1, true).result;
+    expect(first!.message.data.buffer.byteLength).toBe(whole);
+    broker.acknowledge("projects/p/subscriptions/sub", [first!.ackId]);
+    expect(broker.store.pinnedBytes).toBe(whole - 1);
+    clock.advance(999);
+    expect(broker.store.pinnedBytes).toBe(whole - 1);
+    clock.advance(1);
+    expect(broker.store.pinnedBytes).toBe(0);
+    const [second] = await broker.pull("projects/p/subscriptions/sub", 1, true).result;
+    expect(Buffer.from(second!.message.data).toString()).toBe("y");
+    expect(second!.message.data.buffer.byteLength).toBe(1);
+    // All of a request acked before the second: let go at once, nothing copied.
+    publish(request("projects/p/topics/held"), NO_CONTEXT);
+    const both = await broker.pull("projects/p/subscriptions/sub", 10, true).result;
+    broker.acknowledge("projects/p/subscriptions/sub", both.map((d) => d.ackId));
+    expect(broker.store.pinnedBytes).toBe(0);
+  });
+
+  test("without a view clock a store copies held data out at once", async () => {
+    const broker = new Broker({ clock: new ManualClock() });
+    broker.createTopic({ name: "projects/p/topics/top" } as never);
+    broker.createSubscription({ name: "projects/p/subscriptions/sub1", topic: "projects/p/topics/top" } as never);
+    const req = decodePublishRequest(Buffer.from(pub.requestSerialize({ topic: "projects/p/topics/top", messages: [{ data: Buffer.from("x") }, { data: Buffer.from("y") }] })));
+    createRpcTable(broker).unary.get("Publisher.Publish")!(req, NO_CONTEXT);
+    const ds = await broker.pull("projects/p/subscriptions/sub1", 10, true).result;
+    expect(ds.map((d) => d.message.data.buffer.byteLength)).toEqual([1, 1]);
+    expect(broker.store.pinnedBytes).toBe(0);
   });
 
   test("data that is most of the request stays a slice of it (no copy of large messages)", () => {
     const big = Buffer.alloc(100_000, 1);
-    const buf = Buffer.from(pub.requestSerialize({ topic: "projects/p/topics/t", messages: [{ data: big }] }));
+    const buf = Buffer.from(pub.requestSerialize({ topic: "projects/p/topics/top", messages: [{ data: big }] }));
     const req = decodePublishRequest(buf);
     expect(req.messages[0].data!.buffer).toBe(buf.buffer);
     expect(Buffer.from(req.messages[0].data!).equals(big)).toBe(true);
@@ -76,7 +98,7 @@ describe("publish", () => {
 
   test("an attribute named __proto__ or constructor is data, not a prototype", () => {
     const buf = pub.requestSerialize({
-      topic: "projects/p/topics/t",
+      topic: "projects/p/topics/top",
       messages: [{ attributes: { ["__proto__"]: "p", constructor: "c", toString: "s" } }],
     });
     const attrs = decodePublishRequest(buf).messages[0].attributes!;

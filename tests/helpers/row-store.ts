@@ -7,6 +7,7 @@ import type { Delivery, MessageInput, StoredMessage } from "../../src/core/messa
 import type { SubscriptionResource, TopicResource } from "../../src/core/resources.ts";
 import { MemoryStore } from "../../src/core/store/memory-store.ts";
 import type { Policy } from "../../src/core/iam.ts";
+import type { Clock } from "../../src/core/clock.ts";
 import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "../../src/core/store/store.ts";
 
 export interface Row {
@@ -38,6 +39,12 @@ export class RowStore implements Store {
   }
   get heldBytes() {
     return this.mem.heldBytes;
+  }
+  get pinnedBytes() {
+    return this.mem.pinnedBytes;
+  }
+  keepViews(clock: Clock | null) {
+    this.mem.keepViews(clock);
   }
   nextAckId() {
     return this.mem.nextAckId();

@@ -8,18 +8,23 @@ import type { Delivery, MessageInput, StoredMessage } from "../message.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
 import type { Policy } from "../iam.ts";
 import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "./store.ts";
+import type { Clock } from "../clock.ts";
+import { HeldViews, type ViewGroup, type ViewHolder } from "./held-views.ts";
 
 const EMPTY = new Uint8Array(0);
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
 
 /** A message with its holder count. The id is derived from seq, so it costs no memory per message. */
-export class HeldMessage implements StoredMessage {
+export class HeldMessage implements StoredMessage, ViewHolder {
   /** Holders: subscription entries, snapshot backlogs, the topic log. */
   refs = 0;
+  /** While its data are a view into its request (held-views.ts). */
+  views: ViewGroup | null = null;
 
   constructor(
     readonly seq: number,
-    readonly data: Uint8Array,
+    /** Replaced once by a copy of itself when it was a view into a request (held-views.ts). */
+    public data: Uint8Array,
     readonly attributes: Readonly<Record<string, string>>,
     readonly orderingKey: string,
     readonly publishTime: number,
@@ -41,6 +46,16 @@ export class MemoryStore implements Store {
   }
   heldMessages = 0;
   heldBytes = 0;
+  private views = new HeldViews();
+
+  get pinnedBytes(): number {
+    return this.views.pinnedBytes;
+  }
+
+  keepViews(clock: Clock | null): void {
+    if (clock) this.views.start(clock);
+    else this.views.stop();
+  }
   private ackSeq = 0;
   // Protected for a durable store built on this one (src/persistence), which refills them on restore.
   protected logs = new Map<string, Deque<HeldMessage>>();
@@ -138,6 +153,7 @@ export class MemoryStore implements Store {
     if (m.refs++ === 0) {
       this.heldMessages++;
       this.heldBytes += m.size;
+      this.views.held(m);
     }
   }
 
@@ -146,6 +162,7 @@ export class MemoryStore implements Store {
     if (--m.refs === 0) {
       this.heldMessages--;
       this.heldBytes -= m.size;
+      this.views.released(m);
     }
   }
 }

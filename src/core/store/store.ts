@@ -16,6 +16,7 @@
  * makes a message's bytes held and the last release frees them, each in exactly one place of a
  * store, which keeps `heldMessages` and `heldBytes`.
  */
+import type { Clock } from "../clock.ts";
 import type { Policy, PolicyRecord } from "../iam.ts";
 import type { Delivery, MessageInput, StoredMessage } from "../message.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
@@ -69,6 +70,13 @@ export interface Store {
   /** Messages held by at least one holder, and their bytes (StoredMessage.size). */
   readonly heldMessages: number;
   readonly heldBytes: number;
+  /** Bytes of request buffers kept alive by held messages' data views (see held-views.ts). */
+  readonly pinnedBytes: number;
+  /**
+   * Lets held messages' data stay views into their requests for a while on `clock` (real time);
+   * until called, they are copied out the moment they are held. Null stops it.
+   */
+  keepViews(clock: Clock | null): void;
 
   /** Runs `fn` as one unit of writes (a transaction in a durable store). */
   transaction<T>(fn: () => T): T;

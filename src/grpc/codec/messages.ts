@@ -10,7 +10,7 @@ import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
 import type { StreamRequest } from "../../core/delivery/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
 import { framedBody } from "../framed.ts";
-import { Malformed, Reader, Writer, decimalLength, fieldSize, kept, varintSize } from "./wire.ts";
+import { Malformed, Reader, Writer, decimalLength, fieldSize, varintSize } from "./wire.ts";
 
 
 export function decodePublishRequest(buf: Buffer): PublishRequest {
@@ -25,12 +25,9 @@ export function decodePublishRequest(buf: Buffer): PublishRequest {
       messages.push(decodePubsubMessage(buf, s, e));
     } else r.skip(tag & 7);
   }
-  // Data stay views into the request until the topic is known to keep them (rpc/publisher.ts):
-  // a message nobody holds (no subscription, no log) is never copied.
-  const keep = () => {
-    for (const m of messages) if (m.data) m.data = kept(m.data);
-  };
-  return { topic, messages, requestBytes: buf.length, keep };
+  // Data stay views into the request: the store copies those of messages it holds for long
+  // (core/store/held-views.ts); a message nobody holds is never copied.
+  return { topic, messages, requestBytes: buf.length };
 }
 
 function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageInput {

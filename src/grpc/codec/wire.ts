@@ -79,16 +79,7 @@ export class Reader {
     return buf.latin1Slice ? buf.latin1Slice(s, e) : buf.toString("latin1", s, e);
   }
 
-  /**
-   * A bytes field the caller keeps (message data): copied out of the request unless it is most of
-   * the memory underneath, so a held message never keeps more than about twice its own size
-   * alive — a zero-copy slice would pin the whole request (a 1,000-message batch) for one message.
-   */
-  bytesKept(): Uint8Array {
-    return kept(this.bytesView());
-  }
-
-  /** A bytes field as a view into the request (see kept(): copy it before anything holds it). */
+  /** A bytes field as a view into the request (the store copies it out if it holds it long: core/store/held-views.ts). */
   bytesView(): Uint8Array {
     const [s, e] = this.span();
     return this.buf.subarray(s, e);
@@ -113,19 +104,6 @@ export class Reader {
     }
     if (this.pos > this.end) throw new Malformed("truncated field");
   }
-}
-
-/**
- * A bytes view the caller keeps (message data): copied out of the request unless it is most of
- * the memory underneath, so a held message never keeps more than about twice its own size
- * alive — a zero-copy slice would pin the whole request (a 1,000-message batch) for one message.
- */
-export function kept(view: Uint8Array): Uint8Array {
-  if (view.length * 2 >= view.buffer.byteLength) return view;
-  // Its own ArrayBuffer (Buffer.allocUnsafe may share a pool slab): ≈ 0.5 µs for 1 KiB.
-  const copy = new Uint8Array(view.length);
-  copy.set(view);
-  return copy;
 }
 
 export function varintSize(n: number): number {
