@@ -1,32 +1,33 @@
 /**
  * The served services' grpc-js definitions, built from the descriptor's JSON without parsing it
  * into protobufjs at start: a method's protobufjs codec (every RPC without a hand-written one) is
- * made on its first call, from one Root built then. What serving needs before the ready line is
- * the paths and stream flags; protobufjs and the 40 ms of proto-loader's reflection data (used by
- * no server) stay out of the start. The codecs are proto-loader's own: toObject with the options
- * of proto.ts on decode, fromObject + encode on encode.
+ * made on its first call, from the part of the descriptor its types reach. What serving needs
+ * before the ready line is the paths and stream flags; protobufjs and the 40 ms of proto-loader's
+ * reflection data (used by no server) stay out of the start. The codecs are proto-loader's own:
+ * toObject with the options of proto.ts on decode, fromObject + encode on encode.
  */
 import type * as grpc from "@grpc/grpc-js";
 import type protobuf from "protobufjs";
 import descriptor from "../../protos/descriptor.json" with { type: "json" };
 import { SERVICES, serviceMethods, type ServiceName } from "../rpc/services.ts";
+import { methodType, subsetFor } from "../proto/subset.ts";
 
 /** As proto.ts gives proto-loader (keepCase only matters when parsing .proto text). */
 const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: false, oneofs: true };
 
-let root: protobuf.Root | null = null;
-// A literal require (the global one), so the compiled binary bundles protobufjs: one made by
-// createRequire is resolved at run time, where the binary has no node_modules.
-const loadRoot = () => (root ??= (require("protobufjs") as typeof protobuf).Root.fromJSON(descriptor));
-
-/** The request or response type of a method, resolved by protobufjs on first use. */
+/**
+ * The request or response type of a method, built by protobufjs on first use from the part of
+ * the descriptor it reaches (proto/subset.ts), not the whole of it.
+ */
 function lazyType(service: ServiceName, method: string, side: "request" | "response"): () => protobuf.Type {
   let t: protobuf.Type | null = null;
   return () => {
     if (t) return t;
-    const m = loadRoot().lookupService(SERVICES[service]).methods[method]!;
-    m.resolve();
-    return (t = side === "request" ? m.resolvedRequestType! : m.resolvedResponseType!);
+    const name = methodType(descriptor, SERVICES[service], method, side);
+    // A literal require (the global one), so the compiled binary bundles protobufjs: one made by
+    // createRequire is resolved at run time, where the binary has no node_modules.
+    const pb = require("protobufjs") as typeof protobuf;
+    return (t = pb.Root.fromJSON(subsetFor(descriptor, name) as protobuf.INamespace).lookupType(name));
   };
 }
 
