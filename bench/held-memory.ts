@@ -36,7 +36,7 @@ try {
   await pub.createTopic({ name: topic, ...(mode === "topic-retention" ? { messageRetentionDuration: { seconds: 86400 } } : {}) });
   await subc.createSubscription({ name: sub, topic, ...(mode === "retain-acked" ? { retainAckedMessages: true } : {}) });
   if (mode === "topic-retention") await subc.deleteSubscription({ subscription: sub });
-  const metrics = async () => (await (await fetch(`http://${server.target}/metrics`)).json()) as Record<string, number>;
+  const metrics = async () => (await (await fetch(`http://${server.target}/metrics.json`)).json()) as Record<string, number>;
   await sleep(1000);
   const before = await server.sample();
   const heapBefore = (await metrics()).heapUsedBytes;
@@ -54,7 +54,7 @@ try {
       got += ids.length;
     }
   }
-  await sleep(2000);
+  await sleep(Number(process.env.SETTLE_MS ?? 2000));
   const after = await server.sample();
   const m = await metrics();
   const rss = (after.rssBytes! - before.rssBytes!) / N;

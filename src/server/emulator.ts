@@ -96,8 +96,10 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
-  // Publish data stay views into their requests while held briefly (most are acked within ms).
-  broker.store.keepViews(realClock);
+  // Publish data stay views into their requests while held briefly (most are acked within ms);
+  // the requests copied out after a burst are collected at once (at most every 10 s), since
+  // nothing else allocating would set a collection off: ≈ 360 B of RSS per held 1 KiB message.
+  broker.store.keepViews(realClock, collectGarbage);
   try {
     prepare?.(broker);
   } catch (e) {

@@ -17,7 +17,7 @@ function shape(t: protobuf.Type | protobuf.Enum, seen = new Set<string>()): unkn
     type: t.fullName,
     oneofs: Object.keys(t.oneofs ?? {}),
     fields: t.fieldsArray.map((f) => ({
-      name: f.name, id: f.id, type: f.type, rule: f.repeated, packed: f.packed, map: f.map, key: (f as protobuf.MapField).keyType,
+      name: f.name, id: f.id, type: f.type, rule: f.repeated, packed: f.packed, map: f.map, key: (f as unknown as protobuf.MapField).keyType,
       of: f.resolvedType ? shape(f.resolvedType, seen) : null,
     })),
   };

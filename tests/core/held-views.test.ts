@@ -96,3 +96,37 @@ test("past VIEW_CAP bytes of requests the oldest are copied out at once", () => 
   expect(alive * (perRequest * 1024 + 100)).toBeLessThanOrEqual(VIEW_CAP);
   expect(v.pinnedBytes).toBe(alive * 100);
 });
+
+test("once a burst's requests are copied out and none is left, a collection is asked for", () => {
+  const clock = new ManualClock();
+  const v = new HeldViews();
+  let asked = 0;
+  v.start(clock, () => asked++);
+  const requests = Array.from({ length: 20 }, () => request(1024));
+  for (const r of requests) for (const m of r) v.held(m);
+  clock.advance(VIEW_MS - 1);
+  expect(asked).toBe(0);
+  clock.advance(1);
+  expect(asked).toBe(1);
+  const small = request(2);
+  for (const m of small) v.held(m);
+  clock.advance(VIEW_MS);
+  expect(asked).toBe(1); // a few KiB of garbage is not worth a collection
+});
+
+test("collections are asked for at most every 10 s", () => {
+  const clock = new ManualClock();
+  const v = new HeldViews();
+  let asked = 0;
+  v.start(clock, () => asked++);
+  const burst = () => {
+    for (const r of Array.from({ length: 20 }, () => request(1024))) for (const m of r) v.held(m);
+    clock.advance(VIEW_MS);
+  };
+  burst();
+  burst();
+  expect(asked).toBe(1);
+  clock.advance(10_000);
+  burst();
+  expect(asked).toBe(2);
+});

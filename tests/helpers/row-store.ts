@@ -43,8 +43,8 @@ export class RowStore implements Store {
   get pinnedBytes() {
     return this.mem.pinnedBytes;
   }
-  keepViews(clock: Clock | null) {
-    this.mem.keepViews(clock);
+  keepViews(clock: Clock | null, collect?: () => void) {
+    this.mem.keepViews(clock, collect);
   }
   nextAckId() {
     return this.mem.nextAckId();

@@ -24,7 +24,9 @@ export const VIEW_MS = 1000;
  * of requests alive and then turn them into garbage at once — a burst of memory that an
  * address-space limit (ulimit -v) does not forgive.
  */
-export const VIEW_CAP = 32 * 2 ** 20;
+export const VIEW_CAP = 16 * 2 ** 20;
+/** At most one collection asked for in this long: a full collection pauses the process. */
+const COLLECT_MS = 10_000;
 
 /** A held message whose data may be a view into a request (the store's HeldMessage). */
 export interface ViewHolder {
@@ -61,10 +63,19 @@ export class HeldViews {
   pinnedBytes = 0;
   /** Bytes of request buffers kept alive by views, whole. */
   private viewBytes = 0;
+  /** Bytes of requests the timer turned into garbage since it last asked for a collection. */
+  private garbage = 0;
+  private collect: (() => void) | null = null;
+  private lastCollect = -Infinity;
 
-  /** Views may live VIEW_MS on `clock` (a real-time one); before this, they are copied at once. */
-  start(clock: Clock): void {
+  /**
+   * Views may live VIEW_MS on `clock` (a real-time one); before this, they are copied at once.
+   * `collect` asks the runtime for a collection: requests the timer copied out after a burst
+   * become garbage when nothing else allocates, so without it they would stay resident.
+   */
+  start(clock: Clock, collect?: () => void): void {
     this.clock = clock;
+    this.collect = collect ?? null;
     this.timer = new DeadlineTimer(clock, () => this.due());
   }
 
@@ -116,10 +127,16 @@ export class HeldViews {
     const now = this.clock!.now();
     for (let g = this.groups.peek(); g && g.due <= now; g = this.groups.peek()) {
       this.groups.shift();
+      if (g.buffer) this.garbage += g.buffer.byteLength;
       this.copyOut(g);
     }
     const next = this.groups.peek();
     if (next) this.timer!.armAt(next.due);
+    else if (this.garbage >= VIEW_CAP / 2 && this.collect && now - this.lastCollect >= COLLECT_MS) {
+      this.garbage = 0;
+      this.lastCollect = now;
+      this.collect();
+    }
   }
 
   /** Over the cap: the oldest groups are copied out now (never `keep`, the one being filled). */

@@ -52,8 +52,8 @@ export class MemoryStore implements Store {
     return this.views.pinnedBytes;
   }
 
-  keepViews(clock: Clock | null): void {
-    if (clock) this.views.start(clock);
+  keepViews(clock: Clock | null, collect?: () => void): void {
+    if (clock) this.views.start(clock, collect);
     else this.views.stop();
   }
   private ackSeq = 0;

@@ -74,9 +74,10 @@ export interface Store {
   readonly pinnedBytes: number;
   /**
    * Lets held messages' data stay views into their requests for a while on `clock` (real time);
-   * until called, they are copied out the moment they are held. Null stops it.
+   * until called, they are copied out the moment they are held. Null stops it. `collect` asks
+   * the runtime for a collection once a burst's requests have been copied out.
    */
-  keepViews(clock: Clock | null): void;
+  keepViews(clock: Clock | null, collect?: () => void): void;
 
   /** Runs `fn` as one unit of writes (a transaction in a durable store). */
   transaction<T>(fn: () => T): T;
