@@ -6,8 +6,10 @@
  * faulted: later operations are refused before they change anything in memory, except one real
  * attempt at most every PROBE_MS, so service resumes by itself once space returns. A data dir
  * removed or replaced under the running server (the database file gone or another file at its
- * path) would take every later commit into an unlinked file: it is noticed before the next
- * operation and every write is refused from then on.
+ * path) would take every later commit into an unlinked file, and a database file cut short under
+ * it (truncated by something else: SQLite never shrinks it, since it runs without auto-vacuum)
+ * has lost pages that later commits would build on: either is noticed before the next operation
+ * and every write is refused from then on.
  */
 import { statSync } from "node:fs";
 import { PubSubError } from "../core/errors.ts";
@@ -34,13 +36,17 @@ export class DiskFaults {
   private fault: Fault | null = null;
   private lastProbe = -Infinity;
   private readonly ino: number;
+  /** The largest size the database file was seen at: it only grows (checkpoints) while we run. */
+  private size: number;
 
   constructor(
     private readonly dir: string,
     private readonly file: string,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.ino = statSync(file).ino;
+    const st = statSync(file);
+    this.ino = st.ino;
+    this.size = st.size;
   }
 
   /** For /metrics and tests: the fault in force, if any. */
@@ -82,11 +88,15 @@ export class DiskFaults {
   }
 
   private checkFile(): void {
-    let ino: number | null = null;
+    let st: { ino: number; size: number } | null = null;
     try {
-      ino = statSync(this.file).ino;
+      st = statSync(this.file);
     } catch {}
-    if (ino !== this.ino) this.vanished(ino === null ? "is gone" : "was replaced by another file");
+    if (!st || st.ino !== this.ino) return this.vanished(!st ? "is gone" : "was replaced by another file", "Restart the emulator to use the data dir again.");
+    if (st.size < this.size) {
+      return this.vanished(`was cut short (${st.size} bytes, ${this.size} before)`, "The data dir is damaged: start the emulator on a copy made before, or on a fresh one.");
+    }
+    this.size = st.size;
   }
 
   /**
@@ -107,9 +117,9 @@ export class DiskFaults {
     return error;
   }
 
-  private vanished(how: string): void {
-    const msg = `The emulator's database ${this.file} ${how} while it ran (the data dir was removed or replaced); nothing more can be stored, so writes are refused. Messages acknowledged before are still in the emulator's memory but will not survive a restart.`;
-    log.error(`${msg} Restart the emulator to use the data dir again.`);
+  private vanished(how: string, advice: string): void {
+    const msg = `The emulator's database ${this.file} ${how} while it ran (the data dir was removed, replaced or truncated by something else); nothing more can be stored, so writes are refused. Messages acknowledged before are still in the emulator's memory but will not survive a restart.`;
+    log.error(`${msg} ${advice}`);
     this.fault = { error: new PubSubError("UNAVAILABLE", msg), recoverable: false, since: this.now(), refused: 0 };
   }
 }

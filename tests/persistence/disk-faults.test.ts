@@ -2,12 +2,13 @@
  * Disk faults under a running server with --data-dir, on real small file systems (root: tmpfs
  * mounts, bind mounts): a full disk answers RESOURCE_EXHAUSTED and resumes by itself when space
  * returns; a data dir removed under the server is reported and refused, never written into the
- * void; a read-only data dir stops the start naming it. After each, a kill -9 and a restart
- * deliver every message whose Publish returned, through the official client. Loops are bounded.
+ * void, and so is a database file cut short under it; a read-only data dir stops the start naming
+ * it. After each, a kill -9 and a restart deliver every message whose Publish returned, through the
+ * official client. Loops are bounded.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
@@ -173,6 +174,26 @@ describe("a data dir removed under the running server", () => {
     expect((await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }))).code).toBe(grpc.status.UNAVAILABLE);
     expect((await statusOf(c!.call(c!.publisher, "CreateTopic", { name: `${TOPIC}-2` }))).code).toBe(grpc.status.UNAVAILABLE);
     expect(server.exitCode()).toBe(null);
+  }, 60_000);
+});
+
+describe("a database file cut short under the running server", () => {
+  test("the next write is UNAVAILABLE saying so, logged; nothing is answered into the damaged file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pubsub-cut-"));
+    const server = await start(dir);
+    await setup();
+    for (let i = 0; i < 5; i++) await c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH });
+    truncateSync(join(dir, "pubsub-emulator.sqlite"), 0);
+    const s = await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }));
+    expect(s.code).toBe(grpc.status.UNAVAILABLE);
+    expect(s.details).toContain("was cut short");
+    await server.printed("The data dir is damaged");
+    expect((await statusOf(c!.call(c!.subscriber, "CreateSubscription", { name: `${SUB}-2`, topic: TOPIC }))).code).toBe(grpc.status.UNAVAILABLE);
+    // Deliveries go on from memory.
+    const pulled = await c!.call(c!.subscriber, "Pull", { subscription: SUB, maxMessages: 10, returnImmediately: true });
+    expect(pulled.receivedMessages.length).toBe(10);
+    expect(server.exitCode()).toBe(null);
+    rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });
 
