@@ -4,6 +4,14 @@ import { ManualClock } from "../../src/core/clock.ts";
 import { HeldViews, VIEW_CAP, VIEW_MS, type ViewHolder } from "../../src/core/store/held-views.ts";
 import { MemoryBudget } from "../../src/core/memory-budget.ts";
 
+/** Views kept on a manual clock; `collect` counts the collections asked for. */
+function started(collect?: () => void) {
+  const clock = new ManualClock();
+  const v = new HeldViews();
+  v.start(clock, collect);
+  return { clock, v };
+}
+
 /** `n` one-kilobyte messages as views into one request buffer of n KiB + 100 bytes. */
 function request(n: number): ViewHolder[] {
   const buf = Buffer.alloc(n * 1024 + 100);
@@ -11,9 +19,7 @@ function request(n: number): ViewHolder[] {
 }
 
 test("one request is one group; its buffer is let go the moment its last message is", () => {
-  const clock = new ManualClock();
-  const v = new HeldViews();
-  v.start(clock);
+  const { clock, v } = started();
   const a = request(3);
   for (const m of a) v.held(m);
   expect(v.pinnedBytes).toBe(100);
@@ -27,9 +33,7 @@ test("one request is one group; its buffer is let go the moment its last message
 });
 
 test("survivors are copied out at VIEW_MS, each into a buffer of its own, bytes unchanged", () => {
-  const clock = new ManualClock();
-  const v = new HeldViews();
-  v.start(clock);
+  const { clock, v } = started();
   const a = request(2);
   a[1]!.data.fill(7);
   for (const m of a) v.held(m);
@@ -62,9 +66,7 @@ test("data that are most of their buffer, or held without a timer, are never lef
 });
 
 test("a message held again after a release joins a group again; stop() copies out what is left", () => {
-  const clock = new ManualClock();
-  const v = new HeldViews();
-  v.start(clock);
+  const { clock, v } = started();
   const a = request(2);
   for (const m of a) v.held(m);
   v.released(a[0]!);
@@ -84,9 +86,7 @@ test("the memory budget counts what pinned requests hold beyond the held data", 
 });
 
 test("past VIEW_CAP bytes of requests the oldest are copied out at once", () => {
-  const clock = new ManualClock();
-  const v = new HeldViews();
-  v.start(clock);
+  const { clock, v } = started();
   const perRequest = 1024; // 1 MiB + 100 B each
   const requests = Array.from({ length: Math.ceil(VIEW_CAP / (perRequest * 1024)) + 1 }, () => request(perRequest));
   for (const r of requests) for (const m of r) v.held(m);
@@ -98,10 +98,8 @@ test("past VIEW_CAP bytes of requests the oldest are copied out at once", () => 
 });
 
 test("once a burst's requests are copied out and none is left, a collection is asked for", () => {
-  const clock = new ManualClock();
-  const v = new HeldViews();
   let asked = 0;
-  v.start(clock, () => asked++);
+  const { clock, v } = started(() => asked++);
   const requests = Array.from({ length: 20 }, () => request(1024));
   for (const r of requests) for (const m of r) v.held(m);
   clock.advance(VIEW_MS - 1);
@@ -115,10 +113,8 @@ test("once a burst's requests are copied out and none is left, a collection is a
 });
 
 test("collections are asked for at most every 10 s", () => {
-  const clock = new ManualClock();
-  const v = new HeldViews();
   let asked = 0;
-  v.start(clock, () => asked++);
+  const { clock, v } = started(() => asked++);
   const burst = () => {
     for (const r of Array.from({ length: 20 }, () => request(1024))) for (const m of r) v.held(m);
     clock.advance(VIEW_MS);

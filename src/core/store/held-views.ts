@@ -59,14 +59,19 @@ export class HeldViews {
   private last: ViewGroup | null = null;
   private timer: DeadlineTimer | null = null;
   private clock: Clock | null = null;
-  /** Bytes of request buffers kept alive by views, less the held data in them. */
-  pinnedBytes = 0;
   /** Bytes of request buffers kept alive by views, whole. */
   private viewBytes = 0;
+  /** Bytes of the held data in them (counted as held already). */
+  private liveBytes = 0;
   /** Bytes of requests the timer turned into garbage since it last asked for a collection. */
   private garbage = 0;
   private collect: (() => void) | null = null;
   private lastCollect = -Infinity;
+
+  /** Bytes of request buffers kept alive by views, less the held data in them. */
+  get pinnedBytes(): number {
+    return this.viewBytes - this.liveBytes;
+  }
 
   /**
    * Views may live VIEW_MS on `clock` (a real-time one); before this, they are copied at once.
@@ -101,14 +106,13 @@ export class HeldViews {
       g = { buffer: d.buffer, due: clock.now() + VIEW_MS, live: 0, liveBytes: 0, msgs: [] };
       this.last = g;
       this.groups.push(g);
-      this.pinnedBytes += d.buffer.byteLength;
       this.viewBytes += d.buffer.byteLength;
       if (this.viewBytes > VIEW_CAP) this.copyOldest(g);
       this.timer!.armAt(g.due);
     }
     g.live++;
     g.liveBytes += d.length;
-    this.pinnedBytes -= d.length;
+    this.liveBytes += d.length;
     g.msgs.push(m);
     m.views = g;
   }
@@ -119,7 +123,7 @@ export class HeldViews {
     if (!g) return;
     m.views = null;
     g.liveBytes -= m.data.length;
-    this.pinnedBytes += m.data.length;
+    this.liveBytes -= m.data.length;
     if (--g.live === 0) this.done(g);
   }
 
@@ -159,8 +163,8 @@ export class HeldViews {
 
   private done(g: ViewGroup): void {
     if (!g.buffer) return;
-    this.pinnedBytes -= g.buffer.byteLength - g.liveBytes;
     this.viewBytes -= g.buffer.byteLength;
+    this.liveBytes -= g.liveBytes;
     g.buffer = null;
     g.msgs = [];
     if (this.last === g) this.last = null;
