@@ -40,7 +40,7 @@ export interface Config {
   /** Per-project resource limits lowered or raised from the real service's (`topics=100,…`). */
   projectQuotas: Partial<ProjectQuotas>;
   /** The gRPC server on the shared port: our own over node:http2 ("lean") or @grpc/grpc-js's. */
-  grpcServer: "lean" | "grpc-js";
+  grpcServer: "lean" | "raw" | "grpc-js";
 }
 
 export interface Option {
@@ -253,9 +253,9 @@ export const OPTIONS: Option[] = [
     flag: "--grpc-server",
     env: "PUBSUB_GRPC_SERVER",
     default: "lean",
-    help: "lean | grpc-js: the gRPC server layer, our own directly on HTTP/2 (lean) or @grpc/grpc-js's",
+    help: "lean | raw | grpc-js: the gRPC server layer: our own on Bun's node:http2 (lean), our own on our own HTTP/2 over the socket (raw, experimental) or @grpc/grpc-js's",
     apply(c, v) {
-      if (v !== "lean" && v !== "grpc-js") throw new Error(`--grpc-server must be lean or grpc-js (got "${v}")`);
+      if (v !== "lean" && v !== "raw" && v !== "grpc-js") throw new Error(`--grpc-server must be lean, raw or grpc-js (got "${v}")`);
       c.grpcServer = v;
     },
   },

@@ -67,7 +67,12 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
 /** The chosen gRPC server; grpc-js is loaded only when it is the one chosen. */
 async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget): Promise<GrpcTransport> {
   // Partly received messages: a quarter of the memory budget, and always room for one of the largest.
-  if (c.grpcServer === "lean") return leanTransport(table, { partialBytes: Math.max(MAX_MESSAGE + 5, memory.maxBytes / 4) });
+  const partialBytes = Math.max(MAX_MESSAGE + 5, memory.maxBytes / 4);
+  if (c.grpcServer === "lean") return leanTransport(table, { partialBytes });
+  if (c.grpcServer === "raw") {
+    const { rawTransport } = await import("../grpc/h2/server.ts");
+    return rawTransport(table, { partialBytes });
+  }
   const { grpcJsTransport } = await import("../grpc/server.ts");
   return grpcJsTransport(table);
 }

@@ -48,8 +48,26 @@ function routes(table: RpcTable): Map<string, Route> {
   return out;
 }
 
-export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTransport {
+/** Routes each HTTP/2 stream to its call (shared with the raw server, h2/server.ts). */
+export function streamHandler(table: RpcTable, partial: PartialBytes): (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void {
   const byPath = routes(table);
+  return (stream, headers) => {
+    stream.on("error", () => {});
+    if (headers[":method"] !== "POST") return void respond(stream, 405);
+    const type = headers["content-type"];
+    if (typeof type !== "string" || !type.startsWith("application/grpc")) return void respond(stream, 415);
+    const path = headers[":path"] ?? "";
+    const route = byPath.get(path);
+    if (!route || (!route.stream && !route.fn)) {
+      return trailersOnly(stream, { code: Code.UNIMPLEMENTED, details: boundMessage(`The server does not implement the method ${path}`) });
+    }
+    const call = new Call(stream, headers, MAX_MESSAGE, partial);
+    if (route.stream) serveStreamingPull(call, route.codec, table);
+    else serveUnary(call, route.codec, route.fn!);
+  };
+}
+
+export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTransport {
   const window = o.receiveWindow ?? RECEIVE_WINDOW;
   const partial = new PartialBytes(o.partialBytes ?? Infinity);
   const settings: http2.Settings = { initialWindowSize: window };
@@ -65,20 +83,7 @@ export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTranspo
     session.on("close", () => sessions.delete(session));
     session.on("error", () => {});
   });
-  server.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
-    stream.on("error", () => {});
-    if (headers[":method"] !== "POST") return void respond(stream, 405);
-    const type = headers["content-type"];
-    if (typeof type !== "string" || !type.startsWith("application/grpc")) return void respond(stream, 415);
-    const path = headers[":path"] ?? "";
-    const route = byPath.get(path);
-    if (!route || (!route.stream && !route.fn)) {
-      return trailersOnly(stream, { code: Code.UNIMPLEMENTED, details: boundMessage(`The server does not implement the method ${path}`) });
-    }
-    const call = new Call(stream, headers, MAX_MESSAGE, partial);
-    if (route.stream) serveStreamingPull(call, route.codec, table);
-    else serveUnary(call, route.codec, route.fn!);
-  });
+  server.on("stream", streamHandler(table, partial));
   return {
     accept: (socket) => server.emit("connection", socket),
     drain(graceMs) {

@@ -1,0 +1,503 @@
+/**
+ * One HTTP/2 connection of the raw server (`--grpc-server raw`), on a socket the shared port
+ * handed over with its preface unread. It reads frames out of the socket's chunks (a DATA
+ * payload stays a view into its chunk), keeps the flow-control windows both ways, answers
+ * SETTINGS and PING, and writes everything one job produced in a single socket write. Any
+ * protocol error from the client ends the connection with GOAWAY (RFC 9113 §5.4.1) or its stream
+ * with RST_STREAM; nothing a client sends throws out of here.
+ */
+import type * as net from "node:net";
+import { DEFAULT_WINDOW, FRAME_HEADER, Flag, H2Error, MAX_WINDOW, MAX_FRAME_SIZE, MIN_FRAME_SIZE, PREFACE_LENGTH, SETTINGS_ACK, Setting, Type, frameHeader, settingsFrame, wordsFrame, writeHeader } from "./frame.ts";
+import { CompressionError, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
+import { H2Stream, type StreamOwner } from "./stream.ts";
+
+export interface ConnectionOptions {
+  /** Receive window per stream and per connection. */
+  window: number;
+  maxConcurrentStreams: number;
+  maxHeaderListSize: number;
+  /** A new stream with its request headers; runs before any of its DATA is read. */
+  onStream(stream: H2Stream, headers: Headers): void;
+  /** A stream whose header list was too large, answered by the caller. */
+  onOversized(stream: H2Stream): void;
+}
+
+/** Our SETTINGS_MAX_FRAME_SIZE stays the default; a header block (HEADERS and CONTINUATIONs) may be up to this long. */
+const MAX_HEADER_BLOCK = 256 * 1024;
+/** Control frames (PING and SETTINGS answers) queued for a client that does not read: past this, it is cut off. */
+const MAX_CONTROL_BACKLOG = 1024 * 1024;
+
+class ConnectionError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class H2Connection implements StreamOwner {
+  private readonly streams = new Map<number, H2Stream>();
+  private readonly sendQueue = new Set<H2Stream>();
+  private readonly decoder: HeaderDecoder;
+  private prefaceLeft = PREFACE_LENGTH;
+  /** Bytes of an incomplete frame carried to the next chunk. */
+  private carry: Buffer[] = [];
+  private carryBytes = 0;
+  /** A header block being continued: its stream, flags and parts. */
+  private block: { stream: number; endStream: boolean; parts: Buffer[]; bytes: number } | null = null;
+  private lastStreamId = 0;
+  private sendWindow = DEFAULT_WINDOW;
+  private recvWindow: number;
+  private recvUnacked = 0;
+  private peerInitialWindow = DEFAULT_WINDOW;
+  private peerMaxFrame = MIN_FRAME_SIZE;
+  private out: Buffer[] = [];
+  private flushQueued = false;
+  private socketBlocked = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private controlBacklog = 0;
+  /** GOAWAY sent: no new streams; the socket ends once the last stream closes. */
+  private goingAway = false;
+  private dead = false;
+  onClose: (() => void) | null = null;
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly o: ConnectionOptions,
+  ) {
+    this.decoder = new HeaderDecoder(4096, o.maxHeaderListSize);
+    this.recvWindow = o.window;
+    this.queue(
+      settingsFrame([
+        [Setting.MAX_CONCURRENT_STREAMS, o.maxConcurrentStreams],
+        [Setting.INITIAL_WINDOW_SIZE, o.window],
+        [Setting.MAX_HEADER_LIST_SIZE, o.maxHeaderListSize],
+        [Setting.ENABLE_PUSH, 0],
+      ]),
+    );
+    if (o.window > DEFAULT_WINDOW) this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, 0, [o.window - DEFAULT_WINDOW]));
+    socket.on("data", (chunk: Buffer) => this.read(chunk));
+    socket.on("drain", () => {
+      this.socketBlocked = false;
+      this.controlBacklog = 0;
+      this.pump();
+    });
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => this.gone());
+  }
+
+  // ---- reading
+
+  private read(chunk: Buffer): void {
+    if (this.dead) return;
+    try {
+      this.parse(chunk);
+    } catch (e) {
+      if (e instanceof ConnectionError) this.fail(e.code, e.message);
+      else if (e instanceof CompressionError) this.fail(H2Error.COMPRESSION_ERROR, e.message);
+      else this.fail(H2Error.INTERNAL_ERROR, "The server failed to handle a frame.");
+    }
+    this.giveBackWindow();
+    this.flush();
+  }
+
+  private parse(chunk: Buffer): void {
+    let at = 0;
+    if (this.prefaceLeft > 0) {
+      // The shared port checked the magic; only skip it.
+      at = Math.min(this.prefaceLeft, chunk.length);
+      this.prefaceLeft -= at;
+    }
+    if (this.carryBytes > 0) {
+      // Complete the frame cut at the last chunk's end; only its own bytes are copied.
+      if (this.carryBytes < FRAME_HEADER) {
+        const take = Math.min(FRAME_HEADER - this.carryBytes, chunk.length - at);
+        this.carry.push(chunk.subarray(at, at + take));
+        this.carryBytes += take;
+        at += take;
+        if (this.carryBytes < FRAME_HEADER) return;
+        this.carry = [Buffer.concat(this.carry, this.carryBytes)];
+      }
+      const length = this.carry[0]!.readUIntBE(0, 3);
+      this.checkLength(length);
+      const total = FRAME_HEADER + length;
+      const take = Math.min(total - this.carryBytes, chunk.length - at);
+      this.carry.push(chunk.subarray(at, at + take));
+      this.carryBytes += take;
+      at += take;
+      if (this.carryBytes < total) return;
+      const frame = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, total);
+      this.carry = [];
+      this.carryBytes = 0;
+      this.frameAt(frame, 0, length);
+    }
+    while (!this.dead) {
+      const left = chunk.length - at;
+      if (left < FRAME_HEADER) break;
+      const length = chunk.readUIntBE(at, 3);
+      this.checkLength(length);
+      if (left < FRAME_HEADER + length) break;
+      this.frameAt(chunk, at, length);
+      at += FRAME_HEADER + length;
+    }
+    if (at < chunk.length && !this.dead) {
+      this.carry = [chunk.subarray(at)];
+      this.carryBytes = chunk.length - at;
+    }
+  }
+
+  private frameAt(buf: Buffer, at: number, length: number): void {
+    const id = buf.readUInt32BE(at + 5) & 0x7fffffff;
+    this.frame(buf[at + 3]!, buf[at + 4]!, id, buf.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
+  }
+
+  private checkLength(length: number): void {
+    if (length > MIN_FRAME_SIZE) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, `A frame of ${length} bytes is larger than SETTINGS_MAX_FRAME_SIZE (16384).`);
+  }
+
+  private frame(type: number, flags: number, id: number, p: Buffer): void {
+    if (this.block && type !== Type.CONTINUATION) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A header block was not continued.");
+    switch (type) {
+      case Type.DATA:
+        return this.data(flags, id, p);
+      case Type.HEADERS:
+        return this.headers(flags, id, p);
+      case Type.CONTINUATION:
+        if (!this.block || this.block.stream !== id) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "CONTINUATION without a header block.");
+        return this.addToBlock(p, flags);
+      case Type.PRIORITY:
+        if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PRIORITY on stream 0.");
+        if (p.length !== 5) return this.resetId(id, H2Error.FRAME_SIZE_ERROR);
+        return;
+      case Type.RST_STREAM:
+        if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
+        if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
+        if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
+        this.streams.get(id)?.destroyWith(p.readUInt32BE(0));
+        return;
+      case Type.SETTINGS:
+        return this.settings(flags, id, p);
+      case Type.PUSH_PROMISE:
+        throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A client may not send PUSH_PROMISE.");
+      case Type.PING:
+        if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PING on a stream.");
+        if (p.length !== 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "PING must be 8 bytes.");
+        if (!(flags & Flag.ACK)) {
+          const pong = Buffer.allocUnsafe(FRAME_HEADER + 8);
+          writeHeader(pong, 0, 8, Type.PING, Flag.ACK, 0);
+          p.copy(pong, FRAME_HEADER);
+          this.control(pong);
+        }
+        return;
+      case Type.GOAWAY:
+        if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "GOAWAY on a stream.");
+        if (p.length < 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "GOAWAY must be at least 8 bytes.");
+        this.drain();
+        return;
+      case Type.WINDOW_UPDATE:
+        return this.windowUpdate(id, p);
+      default:
+        // Unknown frame types are ignored (RFC 9113 §4.1).
+        return;
+    }
+  }
+
+  private unpad(flags: number, p: Buffer): Buffer {
+    if (!(flags & Flag.PADDED)) return p;
+    if (p.length < 1 || p[0]! >= p.length) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "Padding is longer than the frame.");
+    return p.subarray(1, p.length - p[0]!);
+  }
+
+  private data(flags: number, id: number, p: Buffer): void {
+    if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "DATA on stream 0.");
+    if (p.length > this.recvWindow) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "DATA past the connection's window.");
+    this.recvWindow -= p.length;
+    this.recvUnacked += p.length;
+    const s = this.streams.get(id);
+    if (!s || s.remoteClosed) {
+      if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "DATA on an idle stream.");
+      // A stream already closed (reset by either side, or ended by the client): the bytes still
+      // count for the connection's window; a stream the client ended itself is told so.
+      if (s) this.reset(s, H2Error.STREAM_CLOSED);
+      return;
+    }
+    if (p.length > s.recvWindow) return this.reset(s, H2Error.FLOW_CONTROL_ERROR);
+    s.recvWindow -= p.length;
+    s.recvUnacked += p.length;
+    const body = this.unpad(flags, p);
+    if (body.length) s.emit("data", body);
+    if (flags & Flag.END_STREAM && !s.closed) s.endRemote();
+    else if (!s.closed && s.recvUnacked >= this.o.window / 2) {
+      this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, id, [s.recvUnacked]));
+      s.recvWindow += s.recvUnacked;
+      s.recvUnacked = 0;
+    }
+  }
+
+  private giveBackWindow(): void {
+    if (this.recvUnacked >= this.o.window / 4 && !this.dead) {
+      this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, 0, [this.recvUnacked]));
+      this.recvWindow += this.recvUnacked;
+      this.recvUnacked = 0;
+    }
+  }
+
+  private headers(flags: number, id: number, p: Buffer): void {
+    if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on stream 0.");
+    let body = this.unpad(flags, p);
+    if (flags & Flag.PRIORITY) {
+      if (body.length < 5) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "HEADERS too short for its priority.");
+      body = body.subarray(5);
+    }
+    this.block = { stream: id, endStream: (flags & Flag.END_STREAM) !== 0, parts: [], bytes: 0 };
+    this.addToBlock(body, flags);
+  }
+
+  private addToBlock(p: Buffer, flags: number): void {
+    const b = this.block!;
+    b.bytes += p.length;
+    if (b.bytes > MAX_HEADER_BLOCK) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, `A header block is larger than ${MAX_HEADER_BLOCK} bytes.`);
+    b.parts.push(p);
+    if (!(flags & Flag.END_HEADERS)) return;
+    this.block = null;
+    const headers = this.decoder.decode(b.parts.length === 1 ? b.parts[0]! : Buffer.concat(b.parts, b.bytes));
+    this.headerBlock(b.stream, b.endStream, headers);
+  }
+
+  private headerBlock(id: number, endStream: boolean, headers: Headers | null): void {
+    const existing = this.streams.get(id);
+    if (existing) {
+      // Trailers from the client: they must end the stream.
+      if (!endStream || existing.remoteClosed) return this.reset(existing, H2Error.PROTOCOL_ERROR);
+      return existing.endRemote();
+    }
+    if (id <= this.lastStreamId || id % 2 === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on a closed or server-initiated stream id.");
+    this.lastStreamId = id;
+    if (this.goingAway) return this.resetId(id, H2Error.REFUSED_STREAM);
+    if (this.streams.size >= this.o.maxConcurrentStreams) return this.resetId(id, H2Error.REFUSED_STREAM);
+    const s = new H2Stream(id, this, this.peerInitialWindow, this.o.window);
+    this.streams.set(id, s);
+    if (headers) this.o.onStream(s, headers);
+    else this.o.onOversized(s);
+    if (endStream && !s.closed) s.endRemote();
+  }
+
+  private settings(flags: number, id: number, p: Buffer): void {
+    if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "SETTINGS on a stream.");
+    if (flags & Flag.ACK) {
+      if (p.length) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "A SETTINGS acknowledgement has a payload.");
+      return;
+    }
+    if (p.length % 6) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "SETTINGS is not a multiple of 6 bytes.");
+    for (let i = 0; i < p.length; i += 6) {
+      const key = p.readUInt16BE(i);
+      const value = p.readUInt32BE(i + 2);
+      if (key === Setting.INITIAL_WINDOW_SIZE) {
+        if (value > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE is over 2^31-1.");
+        const delta = value - this.peerInitialWindow;
+        this.peerInitialWindow = value;
+        for (const s of this.streams.values()) {
+          s.sendWindow += delta;
+          if (s.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "A stream window passed 2^31-1.");
+        }
+      } else if (key === Setting.MAX_FRAME_SIZE) {
+        if (value < MIN_FRAME_SIZE || value > MAX_FRAME_SIZE) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "SETTINGS_MAX_FRAME_SIZE out of range.");
+        this.peerMaxFrame = value;
+      } else if (key === Setting.ENABLE_PUSH && value > 1) {
+        throw new ConnectionError(H2Error.PROTOCOL_ERROR, "SETTINGS_ENABLE_PUSH must be 0 or 1.");
+      }
+    }
+    this.control(SETTINGS_ACK);
+    this.wakeAll();
+  }
+
+  private windowUpdate(id: number, p: Buffer): void {
+    if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "WINDOW_UPDATE must be 4 bytes.");
+    const n = p.readUInt32BE(0) & 0x7fffffff;
+    if (id === 0) {
+      if (n === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A WINDOW_UPDATE of 0.");
+      this.sendWindow += n;
+      if (this.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "The connection window passed 2^31-1.");
+      return this.wakeAll();
+    }
+    const s = this.streams.get(id);
+    if (!s) {
+      if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on an idle stream.");
+      return;
+    }
+    if (n === 0) return this.reset(s, H2Error.PROTOCOL_ERROR);
+    s.sendWindow += n;
+    if (s.sendWindow > MAX_WINDOW) return this.reset(s, H2Error.FLOW_CONTROL_ERROR);
+    if (s.pendingBytes) this.wake(s);
+  }
+
+  // ---- writing
+
+  private queue(b: Buffer): void {
+    this.out.push(b);
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  /** A frame owed to the client whatever the windows; a client that never reads them is cut off. */
+  private control(b: Buffer): void {
+    if (this.socketBlocked) {
+      this.controlBacklog += b.length;
+      if (this.controlBacklog > MAX_CONTROL_BACKLOG) return this.fail(H2Error.ENHANCE_YOUR_CALM, "Too many control frames unread.");
+    }
+    this.queue(b);
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.out.length === 0 || this.socket.destroyed) {
+      this.out = [];
+      return;
+    }
+    const out = this.out;
+    this.out = [];
+    if (!this.socket.write(out.length === 1 ? out[0]! : Buffer.concat(out))) this.socketBlocked = true;
+  }
+
+  sendHeaders(s: H2Stream, headers: Record<string, string | number>, endStream: boolean): void {
+    const flags = endStream ? Flag.END_STREAM : 0;
+    let empty = true;
+    for (const _ in headers) {
+      empty = false;
+      break;
+    }
+    if (empty) return this.queue(frameHeader(0, Type.DATA, flags, s.id));
+    const block = encodeHeaders(headers);
+    const max = this.peerMaxFrame;
+    if (block.length <= max) {
+      this.queue(frameHeader(block.length, Type.HEADERS, flags | Flag.END_HEADERS, s.id));
+      this.queue(block);
+      return;
+    }
+    for (let at = 0; at < block.length; at += max) {
+      const part = block.subarray(at, Math.min(at + max, block.length));
+      const last = at + max >= block.length;
+      const type = at === 0 ? Type.HEADERS : Type.CONTINUATION;
+      this.queue(frameHeader(part.length, type, (at === 0 ? flags : 0) | (last ? Flag.END_HEADERS : 0), s.id));
+      this.queue(part);
+    }
+  }
+
+  wake(s: H2Stream): void {
+    this.sendQueue.add(s);
+    this.pump();
+  }
+
+  private wakeAll(): void {
+    for (const s of this.streams.values()) if (s.pendingBytes || s.ending) this.sendQueue.add(s);
+    this.pump();
+  }
+
+  /** Sends what the windows allow, stream by stream in the order they asked. */
+  private pump(): void {
+    // A stream's 'drain' or 'wantTrailers' may write again from inside the loop: run it once more then.
+    if (this.pumping) return void (this.pumpAgain = true);
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        this.pumpOnce();
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private pumpOnce(): void {
+    for (const s of this.sendQueue) {
+      if (this.socketBlocked || this.dead) return;
+      while (s.pendingBytes > 0 && s.sendWindow > 0 && this.sendWindow > 0) {
+        const n = Math.min(s.pendingBytes, s.sendWindow, this.sendWindow, this.peerMaxFrame);
+        this.queue(frameHeader(n, Type.DATA, 0, s.id));
+        let left = n;
+        while (left > 0) {
+          const head = s.pending[0]!;
+          const avail = head.length - s.offset;
+          if (avail <= left) {
+            this.out.push(s.offset === 0 ? head : head.subarray(s.offset));
+            s.pending.shift();
+            s.offset = 0;
+            left -= avail;
+          } else {
+            this.out.push(head.subarray(s.offset, s.offset + left));
+            s.offset += left;
+            left = 0;
+          }
+        }
+        s.pendingBytes -= n;
+        s.sendWindow -= n;
+        this.sendWindow -= n;
+      }
+      if (s.pendingBytes === 0) {
+        this.sendQueue.delete(s);
+        s.sent();
+      } else if (this.sendWindow <= 0) return;
+    }
+  }
+
+  reset(s: H2Stream, code: number): void {
+    if (s.closed) return;
+    this.queue(wordsFrame(Type.RST_STREAM, 0, s.id, [code]));
+    s.destroyWith(code);
+  }
+
+  private resetId(id: number, code: number): void {
+    this.queue(wordsFrame(Type.RST_STREAM, 0, id, [code]));
+  }
+
+  closed(s: H2Stream): void {
+    this.streams.delete(s.id);
+    this.sendQueue.delete(s);
+    if (this.goingAway && this.streams.size === 0) this.end();
+  }
+
+  // ---- the connection's end
+
+  /** GOAWAY: calls in flight finish, no new ones start; the socket ends after the last. */
+  drain(): void {
+    if (this.goingAway || this.dead) return;
+    this.goingAway = true;
+    this.queue(wordsFrame(Type.GOAWAY, 0, 0, [this.lastStreamId, H2Error.NO_ERROR]));
+    if (this.streams.size === 0) this.end();
+  }
+
+  private end(): void {
+    this.flush();
+    this.socket.end();
+  }
+
+  /** A connection error: GOAWAY with its code, then the socket ends. */
+  private fail(code: number, message: string): void {
+    if (this.dead) return;
+    this.goingAway = true;
+    this.queue(wordsFrame(Type.GOAWAY, 0, 0, [this.lastStreamId, code], Buffer.from(message.slice(0, 200), "latin1")));
+    this.flush();
+    this.dead = true;
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), 1000).unref?.();
+    this.gone();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+    this.gone();
+  }
+
+  private gone(): void {
+    this.dead = true;
+    this.carry = [];
+    this.block = null;
+    for (const s of [...this.streams.values()]) s.destroyWith(H2Error.CANCEL);
+    this.onClose?.();
+    this.onClose = null;
+  }
+}

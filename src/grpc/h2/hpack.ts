@@ -1,0 +1,156 @@
+/**
+ * HPACK (RFC 7541) for the raw HTTP/2 server. Header blocks are decoded with hpack.js's decoder,
+ * Huffman code and tables, one field at a time so that a block cannot expand past the header list
+ * limit (a one-byte index can name a 4 KiB table entry). Our own header blocks are written as
+ * literals that never touch the peer's dynamic table: a few fixed fields per response, no state.
+ */
+import hpack from "hpack.js";
+import { dict } from "../../core/safe-keys.ts";
+
+export class CompressionError extends Error {}
+
+interface Entry {
+  name: string;
+  value: string;
+  nameSize: number;
+}
+interface Decoder {
+  push(b: Buffer): void;
+  isEmpty(): boolean;
+  decodeBit(): number;
+  decodeInt(): number;
+  decodeStr(): ArrayLike<number>;
+}
+interface Table {
+  lookup(i: number): Entry;
+  add(name: string, value: string, nameSize: number, valueSize: number): void;
+  updateSize(n: number): void;
+}
+
+function text(bytes: ArrayLike<number>): string {
+  return Buffer.isBuffer(bytes) ? bytes.latin1Slice!(0, bytes.length) : String.fromCharCode.apply(null, Array.from(bytes));
+}
+
+export type Headers = Record<string, string>;
+
+export class HeaderDecoder {
+  private readonly table: Table;
+
+  constructor(
+    tableSize: number,
+    private readonly maxListSize: number,
+  ) {
+    this.table = hpack.table.create({ maxSize: tableSize }) as Table;
+  }
+
+  /**
+   * The fields of one complete header block, in a prototype-free map (a repeated field keeps its
+   * last value); null when their size passes the list limit (the block is still decoded, so the
+   * table stays in step). Throws CompressionError for a block that does not decode: the
+   * connection's table is then lost, so the caller ends the connection.
+   */
+  decode(block: Buffer): Headers | null {
+    const d = hpack.decoder.create() as Decoder;
+    const table = this.table;
+    const out = dict<string>();
+    let size = 0;
+    let fields = 0;
+    try {
+      d.push(block);
+      while (!d.isEmpty()) {
+        let name: string;
+        let value: string;
+        if (d.decodeBit()) {
+          const e = table.lookup(d.decodeInt());
+          name = e.name;
+          value = e.value;
+        } else {
+          const incremental = d.decodeBit();
+          if (!incremental) {
+            if (d.decodeBit()) {
+              // A dynamic table size update: only at the start of a block (RFC 7541 §4.2).
+              if (fields > 0) throw new CompressionError("table size update after a field");
+              table.updateSize(d.decodeInt());
+              continue;
+            }
+            d.decodeBit();
+          }
+          const index = d.decodeInt();
+          let nameSize: number;
+          if (index === 0) {
+            const raw = d.decodeStr();
+            nameSize = raw.length;
+            name = text(raw);
+          } else {
+            const e = table.lookup(index);
+            name = e.name;
+            nameSize = e.nameSize;
+          }
+          const raw = d.decodeStr();
+          value = text(raw);
+          if (incremental) table.add(name, value, nameSize, raw.length);
+        }
+        fields++;
+        size += name.length + value.length + 32;
+        if (size <= this.maxListSize) out[name] = value;
+      }
+    } catch (e) {
+      throw new CompressionError(e instanceof Error ? e.message.slice(0, 100) : "bad header block");
+    }
+    return size <= this.maxListSize ? out : null;
+  }
+}
+
+function intLength(n: number, prefix: number): number {
+  const max = (1 << prefix) - 1;
+  if (n < max) return 1;
+  let len = 2;
+  for (n -= max; n >= 0x80; n = Math.floor(n / 128)) len++;
+  return len;
+}
+
+function writeInt(buf: Buffer, at: number, n: number, prefix: number, first: number): number {
+  const max = (1 << prefix) - 1;
+  if (n < max) {
+    buf[at] = first | n;
+    return at + 1;
+  }
+  buf[at++] = first | max;
+  for (n -= max; n >= 0x80; n = Math.floor(n / 128)) buf[at++] = (n % 128) | 0x80;
+  buf[at++] = n;
+  return at;
+}
+
+/** ":status: 200" is static table entry 8; anything else a literal with its name from entry 8. */
+const STATUS_200 = 0x88;
+
+/** A header block of literals without indexing (RFC 7541 §6.2.2); names are lower case ASCII. */
+export function encodeHeaders(headers: Record<string, string | number>): Buffer {
+  const fields: [string, string][] = [];
+  let size = 0;
+  for (const name in headers) {
+    const value = String(headers[name]);
+    fields.push([name, value]);
+    if (name === ":status") size += value === "200" ? 1 : 1 + intLength(value.length, 7) + value.length;
+    else size += 1 + intLength(name.length, 7) + name.length + intLength(Buffer.byteLength(value, "latin1"), 7) + value.length;
+  }
+  const buf = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const [name, value] of fields) {
+    if (name === ":status") {
+      if (value === "200") buf[at++] = STATUS_200;
+      else {
+        buf[at++] = 0x08;
+        at = writeInt(buf, at, value.length, 7, 0);
+        at += buf.latin1Write(value, at);
+      }
+      continue;
+    }
+    buf[at++] = 0;
+    at = writeInt(buf, at, name.length, 7, 0);
+    at += buf.latin1Write(name, at);
+    at = writeInt(buf, at, value.length, 7, 0);
+    at += buf.latin1Write(value, at);
+  }
+  return buf;
+}

@@ -1,0 +1,135 @@
+/**
+ * One HTTP/2 stream of the raw server, with the part of node:http2's ServerHttp2Stream that the
+ * lean gRPC layer (lean/call.ts) uses: respond, write (false past the high-water mark, then
+ * 'drain'), end with 'wantTrailers' and sendTrailers, and the 'data', 'end' and 'close' events.
+ * Bytes written wait in the stream until the flow-control windows let the connection send them.
+ */
+import { EventEmitter } from "node:events";
+import { H2Error } from "./frame.ts";
+
+/** What a stream needs of its connection. */
+export interface StreamOwner {
+  sendHeaders(stream: H2Stream, headers: Record<string, string | number>, endStream: boolean): void;
+  /** The stream has bytes to send: queue it for the next pump. */
+  wake(stream: H2Stream): void;
+  reset(stream: H2Stream, code: number): void;
+  closed(stream: H2Stream): void;
+}
+
+/** Above this many unsent bytes, write() answers false (node's streams use 16 KiB; one delivery is up to 10 MB). */
+const HIGH_WATER = 64 * 1024;
+
+export class H2Stream extends EventEmitter {
+  /** Bytes written and not yet sent, oldest first; `offset` into the first. */
+  pending: Buffer[] = [];
+  offset = 0;
+  pendingBytes = 0;
+  sendWindow: number;
+  /** Received DATA bytes not yet given back with a WINDOW_UPDATE, and what the client may still send. */
+  recvUnacked = 0;
+  recvWindow: number;
+  headersSent = false;
+  /** end() was called: once pending is sent, the stream ends (with trailers when asked for). */
+  ending = false;
+  private waitForTrailers = false;
+  private needDrain = false;
+  localClosed = false;
+  remoteClosed = false;
+  closed = false;
+  rstCode = H2Error.NO_ERROR;
+
+  constructor(
+    readonly id: number,
+    private readonly owner: StreamOwner,
+    sendWindow: number,
+    recvWindow: number,
+  ) {
+    super();
+    this.sendWindow = sendWindow;
+    this.recvWindow = recvWindow;
+  }
+
+  get destroyed(): boolean {
+    return this.closed;
+  }
+
+  respond(headers: Record<string, string | number>, o?: { endStream?: boolean; waitForTrailers?: boolean }): void {
+    if (this.closed || this.localClosed) throw new Error("The stream is closed");
+    if (this.headersSent) throw new Error("Response headers were already sent");
+    this.headersSent = true;
+    this.waitForTrailers = o?.waitForTrailers === true;
+    const end = o?.endStream === true;
+    this.owner.sendHeaders(this, headers, end);
+    if (end) this.closeLocal();
+  }
+
+  write(chunk: Buffer): boolean {
+    if (this.closed || this.localClosed || this.ending) return false;
+    if (chunk.length) {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+      this.owner.wake(this);
+    }
+    if (this.pendingBytes > HIGH_WATER) {
+      this.needDrain = true;
+      return false;
+    }
+    return true;
+  }
+
+  end(chunk?: Buffer): void {
+    if (this.closed || this.localClosed || this.ending) return;
+    if (chunk) this.write(chunk);
+    this.ending = true;
+    if (this.pendingBytes === 0) this.owner.wake(this);
+  }
+
+  sendTrailers(headers: Record<string, string | number>): void {
+    if (this.closed || this.localClosed) throw new Error("The stream is closed");
+    this.owner.sendHeaders(this, headers, true);
+    this.closeLocal();
+  }
+
+  close(code: number = H2Error.NO_ERROR): void {
+    if (!this.closed) this.owner.reset(this, code);
+  }
+
+  /** The connection sent what was pending (called as it empties). */
+  sent(): void {
+    if (this.needDrain && this.pendingBytes <= HIGH_WATER) {
+      this.needDrain = false;
+      this.emit("drain");
+    }
+    if (this.ending && this.pendingBytes === 0 && !this.localClosed && !this.closed) {
+      if (this.waitForTrailers) this.emit("wantTrailers");
+      else {
+        this.owner.sendHeaders(this, {}, true);
+        this.closeLocal();
+      }
+    }
+  }
+
+  private closeLocal(): void {
+    this.localClosed = true;
+    if (this.remoteClosed) this.destroyWith(H2Error.NO_ERROR);
+  }
+
+  /** The client's END_STREAM. */
+  endRemote(): void {
+    if (this.remoteClosed) return;
+    this.remoteClosed = true;
+    this.emit("end");
+    if (this.localClosed) this.destroyWith(H2Error.NO_ERROR);
+  }
+
+  /** Closed for good (both sides done, a reset, or the connection gone): emits 'close' once. */
+  destroyWith(code: number): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.rstCode = code;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.owner.closed(this);
+    this.emit("close");
+  }
+}
