@@ -7,6 +7,7 @@ import { withFaults } from "../rpc/middleware/with-faults.ts";
 import { FaultRegistry } from "../rpc/middleware/faults.ts";
 import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
+import type { RawServer } from "../grpc/h2/server.ts";
 import { leanTransport } from "../grpc/lean/server.ts";
 import { MAX_MESSAGE } from "../grpc/methods.ts";
 import type { RpcTable } from "../rpc/table.ts";
@@ -65,13 +66,13 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
 }
 
 /** The chosen gRPC server; grpc-js is loaded only when it is the one chosen. */
-async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget): Promise<GrpcTransport> {
+async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget): Promise<GrpcTransport | RawServer> {
   // Partly received messages: a quarter of the memory budget, and always room for one of the largest.
   const partialBytes = Math.max(MAX_MESSAGE + 5, memory.maxBytes / 4);
   if (c.grpcServer === "lean") return leanTransport(table, { partialBytes });
   if (c.grpcServer === "raw") {
-    const { rawTransport } = await import("../grpc/h2/server.ts");
-    return rawTransport(table, { partialBytes });
+    const { rawServer } = await import("../grpc/h2/server.ts");
+    return rawServer(table, { partialBytes });
   }
   const { grpcJsTransport } = await import("../grpc/server.ts");
   return grpcJsTransport(table);
@@ -124,11 +125,11 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports, diskFault });
-  const listener = await listen(c.host, c.port, await grpcTransport(c, table, memory), http, {
-    handshakeTimeoutMs: c.handshakeTimeoutMs,
-    shutdownGraceMs: SHUTDOWN_GRACE_MS,
-    onClosing: () => broker.shutdown(),
-  }).catch((e) => {
+  const grpc = await grpcTransport(c, table, memory);
+  const listenOptions = { handshakeTimeoutMs: c.handshakeTimeoutMs, shutdownGraceMs: SHUTDOWN_GRACE_MS, onClosing: () => broker.shutdown() };
+  // The raw server has a front of its own on Bun sockets (server/raw-front.ts).
+  const opened = "connection" in grpc ? import("./raw-front.ts").then((m) => m.listenRaw(c.host, c.port, grpc, http, listenOptions)) : listen(c.host, c.port, grpc, http, listenOptions);
+  const listener = await opened.catch((e) => {
     imports.stop();
     close();
     throw e;

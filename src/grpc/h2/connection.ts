@@ -6,10 +6,20 @@
  * protocol error from the client ends the connection with GOAWAY (RFC 9113 §5.4.1) or its stream
  * with RST_STREAM; nothing a client sends throws out of here.
  */
-import type * as net from "node:net";
 import { DEFAULT_WINDOW, FRAME_HEADER, Flag, H2Error, MAX_WINDOW, MAX_FRAME_SIZE, MIN_FRAME_SIZE, PREFACE_LENGTH, SETTINGS_ACK, Setting, Type, frameHeader, settingsFrame, wordsFrame, writeHeader } from "./frame.ts";
 import { CompressionError, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
 import { H2Stream, type StreamOwner } from "./stream.ts";
+
+/** The byte pipe under a connection: a node:net socket or a Bun socket (wire.ts). */
+export interface Wire {
+  /** Takes the bytes (they are not changed later); false when the caller should wait for drained(). */
+  write(b: Buffer): boolean;
+  /** Like write, for bytes the caller reuses at once: what the socket did not take now is copied. */
+  writeTransient?(b: Buffer): boolean;
+  end(): void;
+  destroy(): void;
+  readonly destroyed: boolean;
+}
 
 export interface ConnectionOptions {
   /** Receive window per stream and per connection. */
@@ -26,6 +36,8 @@ export interface ConnectionOptions {
 const MAX_HEADER_BLOCK = 256 * 1024;
 /** Control frames (PING and SETTINGS answers) queued for a client that does not read: past this, it is cut off. */
 const MAX_CONTROL_BACKLOG = 1024 * 1024;
+
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
 class ConnectionError extends Error {
   constructor(
@@ -63,10 +75,9 @@ export class H2Connection implements StreamOwner {
   private dead = false;
   onClose: (() => void) | null = null;
 
-  constructor(
-    private readonly socket: net.Socket,
-    private readonly o: ConnectionOptions,
-  ) {
+  private socket!: Wire;
+
+  constructor(private readonly o: ConnectionOptions) {
     this.decoder = new HeaderDecoder(4096, o.maxHeaderListSize);
     this.recvWindow = o.window;
     this.queue(
@@ -78,19 +89,24 @@ export class H2Connection implements StreamOwner {
       ]),
     );
     if (o.window > DEFAULT_WINDOW) this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, 0, [o.window - DEFAULT_WINDOW]));
-    socket.on("data", (chunk: Buffer) => this.read(chunk));
-    socket.on("drain", () => {
-      this.socketBlocked = false;
-      this.controlBacklog = 0;
-      this.pump();
-    });
-    socket.on("error", () => socket.destroy());
-    socket.on("close", () => this.gone());
+  }
+
+  /** Starts the connection on its wire: our SETTINGS go out at once. */
+  attach(wire: Wire): void {
+    this.socket = wire;
+    this.flush();
+  }
+
+  /** The wire took everything written: DATA may flow again. */
+  drained(): void {
+    this.socketBlocked = false;
+    this.controlBacklog = 0;
+    this.pump();
   }
 
   // ---- reading
 
-  private read(chunk: Buffer): void {
+  read(chunk: Buffer): void {
     if (this.dead) return;
     try {
       this.parse(chunk);
@@ -354,13 +370,26 @@ export class H2Connection implements StreamOwner {
 
   private flush(): void {
     this.flushQueued = false;
-    if (this.out.length === 0 || this.socket.destroyed) {
+    if (this.out.length === 0 || !this.socket || this.socket.destroyed) {
       this.out = [];
       return;
     }
     const out = this.out;
     this.out = [];
-    if (!this.socket.write(out.length === 1 ? out[0]! : Buffer.concat(out))) this.socketBlocked = true;
+    if (!this.socket.writeTransient || out.length === 1) {
+      if (!this.socket.write(out.length === 1 ? out[0]! : Buffer.concat(out))) this.socketBlocked = true;
+      return;
+    }
+    // One buffer reused for every write: a fresh megabyte per response costs its page faults.
+    let total = 0;
+    for (const b of out) total += b.length;
+    if (scratch.length < total) scratch = Buffer.allocUnsafeSlow(Math.max(total, scratch.length * 2));
+    let at = 0;
+    for (const b of out) {
+      scratch.set(b, at);
+      at += b.length;
+    }
+    if (!this.socket.writeTransient(scratch.subarray(0, total))) this.socketBlocked = true;
   }
 
   sendHeaders(s: H2Stream, headers: Record<string, string | number>, endStream: boolean): void {
@@ -488,11 +517,12 @@ export class H2Connection implements StreamOwner {
   }
 
   destroy(): void {
-    this.socket.destroy();
+    this.socket?.destroy();
     this.gone();
   }
 
-  private gone(): void {
+  /** The wire closed. */
+  gone(): void {
     this.dead = true;
     this.carry = [];
     this.block = null;

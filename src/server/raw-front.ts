@@ -1,0 +1,221 @@
+/**
+ * The shared port on Bun's own sockets, for `--grpc-server raw`: a connection that opens with the
+ * HTTP/2 preface becomes a raw HTTP/2 connection on its Bun socket (no node:net stream between);
+ * any other is relayed byte for byte to the HTTP server of listener.ts, started on a loopback
+ * port with the first such connection, which answers it exactly as on the node:net port. The
+ * handshake timeout, GOAWAY on shutdown and the grace period are the same as there.
+ */
+import type { Socket, TCPSocketListener } from "bun";
+import type * as http from "node:http";
+import { BunWire } from "../grpc/h2/wire.ts";
+import type { RawServer } from "../grpc/h2/server.ts";
+import { addressesOf } from "./addresses.ts";
+import type { ListenOptions, Listener } from "./listener.ts";
+import { sniff } from "./preface.ts";
+import { log } from "../runtime/log.ts";
+
+/** Bytes one side of a relay may have waiting for the other before the sender is paused. */
+const RELAY_HIGH_WATER = 1024 * 1024;
+
+interface Conn {
+  head: Buffer | null;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  wire: BunWire | null;
+  relay: Relay | null;
+}
+
+/** One HTTP/1 connection relayed to the HTTP server on loopback. */
+class Relay {
+  private backend: Socket<Relay> | null = null;
+  private toBackend: Buffer[] = [];
+  private toFront: Buffer[] = [];
+  private toFrontBytes = 0;
+  private toBackendBytes = 0;
+  private frontEnded = false;
+  private closed = false;
+
+  constructor(
+    private readonly front: Socket<Conn>,
+    head: Buffer,
+    port: Promise<number>,
+  ) {
+    this.toBackend.push(head);
+    this.toBackendBytes = head.length;
+    port.then(
+      (p) => {
+        if (this.closed) return;
+        Bun.connect<Relay>({
+          hostname: "127.0.0.1",
+          port: p,
+          data: this,
+          socket: {
+            open: (b) => {
+              if (this.closed) return void b.terminate();
+              this.backend = b;
+              this.flushToBackend();
+              if (this.frontEnded) b.shutdown();
+            },
+            data: (_b, chunk) => this.fromBackend(chunk as Buffer),
+            drain: () => this.flushToBackend(),
+            close: () => this.backendClosed(),
+            error: () => {},
+            connectError: () => this.backendClosed(),
+          },
+        }).catch(() => this.backendClosed());
+      },
+      () => this.backendClosed(),
+    );
+  }
+
+  fromFront(chunk: Buffer): void {
+    this.toBackend.push(chunk);
+    this.toBackendBytes += chunk.length;
+    this.flushToBackend();
+  }
+
+  private flushToBackend(): void {
+    const b = this.backend;
+    if (!b) {
+      if (this.toBackendBytes > RELAY_HIGH_WATER) this.front.pause();
+      return;
+    }
+    this.toBackendBytes -= drainInto(b, this.toBackend);
+    if (this.toBackendBytes > RELAY_HIGH_WATER) this.front.pause();
+    else this.front.resume();
+  }
+
+  private fromBackend(chunk: Buffer): void {
+    this.toFront.push(chunk);
+    this.toFrontBytes += chunk.length;
+    this.flushToFront();
+  }
+
+  flushToFront(): void {
+    this.toFrontBytes -= drainInto(this.front, this.toFront);
+    if (this.backend) {
+      if (this.toFrontBytes > RELAY_HIGH_WATER) this.backend.pause();
+      else this.backend.resume();
+    }
+    if (this.closed && this.toFront.length === 0) this.front.end();
+  }
+
+  /** The client sent FIN: the HTTP server hears it too, and still answers what it has. */
+  frontEnd(): void {
+    this.frontEnded = true;
+    this.backend?.shutdown();
+  }
+
+  frontClosed(): void {
+    this.closed = true;
+    this.toBackend = [];
+    this.backend?.end();
+  }
+
+  private backendClosed(): void {
+    if (this.closed && this.toFront.length === 0) return;
+    this.closed = true;
+    this.flushToFront();
+  }
+}
+
+/** Writes what the socket takes, oldest first; answers how many bytes went. */
+function drainInto(s: Socket<unknown>, queue: Buffer[]): number {
+  let sent = 0;
+  while (queue.length) {
+    const b = queue[0]!;
+    const n = s.write(b);
+    if (n > 0) sent += n;
+    if (n < b.length) {
+      queue[0] = n > 0 ? b.subarray(n) : b;
+      break;
+    }
+    queue.shift();
+  }
+  return sent;
+}
+
+export async function listenRaw(host: string, port: number, grpc: RawServer, web: http.RequestListener, o: ListenOptions): Promise<Listener> {
+  const sockets = new Set<Socket<Conn>>();
+  let closing = false;
+  let allClosed: (() => void) | null = null;
+  // The HTTP side (listener.ts on node:http) starts with the first HTTP connection.
+  let backend: Promise<Listener> | null = null;
+  const backendPort = () =>
+    (backend ??= import("./listener.ts").then(({ listen }) => listen("127.0.0.1", 0, grpc, web, { handshakeTimeoutMs: o.handshakeTimeoutMs, shutdownGraceMs: o.shutdownGraceMs }))).then((l) => l.port);
+
+  const handlers = {
+    open(s: Socket<Conn>) {
+      if (closing) return void s.terminate();
+      sockets.add(s);
+      s.data = { head: null, timer: setTimeout(() => s.terminate(), o.handshakeTimeoutMs), wire: null, relay: null };
+    },
+    data(s: Socket<Conn>, chunk: Buffer) {
+      const c = s.data;
+      if (c.wire) return c.wire.conn.read(chunk);
+      if (c.relay) return c.relay.fromFront(chunk);
+      const head: Buffer = c.head ? Buffer.concat([c.head, chunk]) : chunk;
+      const kind = sniff(head);
+      if (kind === "wait") return void (c.head = head);
+      c.head = null;
+      clearTimeout(c.timer);
+      if (kind === "bad") return void s.terminate();
+      if (kind === "http") return void (c.relay = new Relay(s, head, backendPort()));
+      const conn = grpc.connection();
+      c.wire = new BunWire(s, conn);
+      conn.attach(c.wire);
+      conn.read(head);
+    },
+    drain(s: Socket<Conn>) {
+      s.data.wire?.onDrain();
+      s.data.relay?.flushToFront();
+    },
+    end(s: Socket<Conn>) {
+      const c = s.data;
+      if (c.relay) c.relay.frontEnd();
+      else if (c.wire) c.wire.end();
+      else s.end();
+    },
+    close(s: Socket<Conn>) {
+      const c = s.data;
+      clearTimeout(c?.timer);
+      c?.wire?.onClose();
+      c?.relay?.frontClosed();
+      sockets.delete(s);
+      if (sockets.size === 0) allClosed?.();
+    },
+    error() {},
+  };
+
+  const [first, ...rest] = await addressesOf(host);
+  const listeners: TCPSocketListener<Conn>[] = [Bun.listen<Conn>({ hostname: first, port, allowHalfOpen: true, socket: handlers })];
+  const bound = listeners[0]!.port;
+  for (const address of rest) {
+    try {
+      listeners.push(Bun.listen<Conn>({ hostname: address, port: bound, allowHalfOpen: true, socket: handlers }));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      const say = code === "EADDRNOTAVAIL" || code === "EAFNOSUPPORT" ? log.debug : log.warn;
+      say(`${host} is also ${address}, but listening there failed (${code}); clients that connect to ${address} will be refused`);
+    }
+  }
+
+  return {
+    port: bound,
+    async close() {
+      closing = true;
+      for (const l of listeners) l.stop();
+      o.onClosing?.();
+      for (const s of sockets) if (!s.data?.wire && !s.data?.relay) s.terminate();
+      grpc.drain(o.shutdownGraceMs);
+      const web = backend ? (await backend).close() : Promise.resolve();
+      await new Promise<void>((resolve) => {
+        if (sockets.size === 0) return resolve();
+        allClosed = resolve;
+        setTimeout(resolve, o.shutdownGraceMs).unref?.();
+      });
+      await web;
+      grpc.close();
+      for (const s of sockets) s.terminate();
+    },
+  };
+}
