@@ -61,9 +61,10 @@ test("no flags and no env give the defaults", () => {
   expect(loadConfig([], {})).toEqual(DEFAULTS);
 });
 
-test("--grpc-server takes lean or grpc-js only", () => {
+test("--grpc-server takes lean, raw or grpc-js only", () => {
   expect(loadConfig(["--grpc-server", "lean"], {}).grpcServer).toBe("lean");
-  expect(() => loadConfig(["--grpc-server", "netty"], {})).toThrow("--grpc-server must be lean or grpc-js");
+  expect(loadConfig(["--grpc-server", "raw"], {}).grpcServer).toBe("raw");
+  expect(() => loadConfig(["--grpc-server", "netty"], {})).toThrow("--grpc-server must be lean, raw or grpc-js");
 });
 
 test("--project-quotas refuses an unknown kind, a repeated one, and a limit out of range", () => {
