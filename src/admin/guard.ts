@@ -8,7 +8,7 @@
  * emulator was told to listen on). curl, scripts and tests send no Origin and pass with the header.
  */
 import type { IncomingMessage } from "node:http";
-import { isIP } from "node:net";
+import { isIpLiteral } from "../server/addresses.ts";
 
 export const ADMIN_HEADER = "x-emulator-admin";
 
@@ -47,5 +47,5 @@ function hostnameOf(host: string): string {
 
 function trustedHost(name: string, allowed: ReadonlySet<string>): boolean {
   const n = name.toLowerCase();
-  return n === "localhost" || n.endsWith(".localhost") || isIP(n) !== 0 || allowed.has(n);
+  return n === "localhost" || n.endsWith(".localhost") || isIpLiteral(n) || allowed.has(n);
 }

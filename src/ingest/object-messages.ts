@@ -7,7 +7,7 @@
  */
 import type avro from "avsc";
 import { avsc } from "../core/kinds/storage/avsc.ts";
-import { Readable } from "node:stream";
+import type { Readable as ReadableType } from "node:stream";
 import type { InputFormat } from "../core/kinds/storage/ingestion-config.ts";
 import type { MessageInput } from "../core/message.ts";
 import { dict } from "../core/safe-keys.ts";
@@ -31,7 +31,7 @@ function avroRecords(bytes: Uint8Array): Promise<{ type: avro.Type | null; recor
   return new Promise((resolve, reject) => {
     let type: avro.Type | null = null;
     const records: unknown[] = [];
-    Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)])
+    (require("node:stream").Readable as typeof ReadableType).from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)])
       .pipe(new (avsc().streams).BlockDecoder({ parseHook: (s) => (type = avsc().Type.forSchema(s as avro.Schema, { wrapUnions: true })) }))
       .on("data", (r: unknown) => records.push(r))
       .on("error", reject)

@@ -4,19 +4,26 @@
  * (`PUBSUB_EMULATOR_HOST=127.0.0.1:8085` beside a server started on `localhost`) refused. So a name
  * is bound on every address it resolves to, on one port; a literal address is bound alone.
  */
-import { lookup } from "node:dns/promises";
-
 export type Resolve = (host: string) => Promise<string[]>;
 
-const resolveAll: Resolve = async (host) => (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+// Bun's resolver, not node:dns (≈ 1.4 MiB of RSS at start); the same getaddrinfo answers, in order.
+const resolveAll: Resolve = async (host) => (await Bun.dns.lookup(host, { backend: "system" }).catch(() => [])).map((a) => a.address);
 
-/** An IPv4 or IPv6 literal (what node:net's isIP accepts, without loading node:net). */
-function isLiteral(host: string): boolean {
-  return /^(\d{1,3}\.){3}\d{1,3}$/.test(host) || (host.includes(":") && /^[0-9a-fA-F:.%a-zA-Z]+$/.test(host));
+/** An IPv4 or IPv6 literal, as node:net's isIP tells (without loading node:net: ≈ 6 MiB of RSS). */
+export function isIpLiteral(host: string): boolean {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (v4) return v4.slice(1).every((p) => Number(p) <= 255 && (p === "0" || p[0] !== "0"));
+  if (!host.includes(":") || host.includes("[") || host.includes("]") || host.includes("/")) return false;
+  try {
+    new URL(`http://[${host.replace(/%.*$/, "")}]/`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function addressesOf(host: string, resolve: Resolve = resolveAll): Promise<string[]> {
-  if (isLiteral(host) || host === "") return [host];
+  if (isIpLiteral(host) || host === "") return [host];
   const unique = [...new Set(await resolve(host))];
   return unique.length ? unique : [host];
 }

@@ -8,11 +8,9 @@ import { FaultRegistry } from "../rpc/middleware/faults.ts";
 import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
 import type { RawServer } from "../grpc/h2/server.ts";
-import { leanTransport } from "../grpc/lean/server.ts";
 import { MAX_MESSAGE } from "../grpc/methods.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { createRpcTable } from "../rpc/table.ts";
-import { listen } from "./listener.ts";
 import { httpSurfaces, lazyPush } from "./lazy-surfaces.ts";
 import { BigQueryKind } from "../sinks/bigquery/kind.ts";
 import { BigtableKind } from "../sinks/bigtable/kind.ts";
@@ -65,11 +63,11 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
   return (fn) => setTimeout(fn, ms);
 }
 
-/** The chosen gRPC server; grpc-js is loaded only when it is the one chosen. */
+/** The chosen gRPC server; only its modules are loaded (node:http2 and grpc-js cost RSS a server without them never needs). */
 async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget): Promise<GrpcTransport | RawServer> {
   // Partly received messages: a quarter of the memory budget, and always room for one of the largest.
   const partialBytes = Math.max(MAX_MESSAGE + 5, memory.maxBytes / 4);
-  if (c.grpcServer === "lean") return leanTransport(table, { partialBytes });
+  if (c.grpcServer === "lean") return (await import("../grpc/lean/server.ts")).leanTransport(table, { partialBytes });
   if (c.grpcServer === "raw") {
     const { rawServer } = await import("../grpc/h2/server.ts");
     return rawServer(table, { partialBytes });
@@ -128,7 +126,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const grpc = await grpcTransport(c, table, memory);
   const listenOptions = { handshakeTimeoutMs: c.handshakeTimeoutMs, shutdownGraceMs: SHUTDOWN_GRACE_MS, onClosing: () => broker.shutdown() };
   // The raw server has a front of its own on Bun sockets (server/raw-front.ts).
-  const opened = "connection" in grpc ? import("./raw-front.ts").then((m) => m.listenRaw(c.host, c.port, grpc, http, listenOptions)) : listen(c.host, c.port, grpc, http, listenOptions);
+  const opened = "connection" in grpc ? import("./raw-front.ts").then((m) => m.listenRaw(c.host, c.port, grpc, http, listenOptions)) : import("./listener.ts").then((m) => m.listen(c.host, c.port, grpc, http, listenOptions));
   const listener = await opened.catch((e) => {
     imports.stop();
     close();

@@ -12,6 +12,7 @@ import type { RawServer } from "../grpc/h2/server.ts";
 import { addressesOf } from "./addresses.ts";
 import type { ListenOptions, Listener } from "./listener.ts";
 import { sniff } from "./preface.ts";
+import { quickHealth } from "./quick-health.ts";
 import { log } from "../runtime/log.ts";
 
 /** Bytes one side of a relay may have waiting for the other before the sender is paused. */
@@ -19,6 +20,8 @@ const RELAY_HIGH_WATER = 1024 * 1024;
 
 interface Conn {
   head: Buffer | null;
+  /** Known to be HTTP/1: health probes are answered here until a request that is not one. */
+  http: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
   wire: BunWire | null;
   relay: Relay | null;
@@ -143,23 +146,51 @@ export async function listenRaw(host: string, port: number, grpc: RawServer, web
   const backendPort = () =>
     (backend ??= import("./listener.ts").then(({ listen }) => listen("127.0.0.1", 0, grpc, web, { handshakeTimeoutMs: o.handshakeTimeoutMs, shutdownGraceMs: o.shutdownGraceMs }))).then((l) => l.port);
 
+  const deadline = (s: Socket<Conn>) => setTimeout(() => s.terminate(), o.handshakeTimeoutMs);
+
+  /** Health probes here (quick-health.ts); the first other request starts the relay, with every byte from it on. */
+  const answerHttp = (s: Socket<Conn>, head: Buffer) => {
+    const c = s.data;
+    for (;;) {
+      const q = quickHealth(head);
+      if (q === "wait") return void (c.head = head);
+      c.head = null;
+      if (q === "relay") {
+        clearTimeout(c.timer);
+        c.relay = new Relay(s, head, backendPort());
+        return;
+      }
+      // A probe's answer is a few hundred bytes: a client that does not take it is let go.
+      if (s.write(q.reply) < q.reply.length || q.close) return void s.end();
+      // As between requests on the HTTP server: the next one's headers within the handshake timeout.
+      clearTimeout(c.timer);
+      c.timer = deadline(s);
+      if (q.rest.length === 0) return;
+      head = q.rest;
+    }
+  };
+
   const handlers = {
     open(s: Socket<Conn>) {
       if (closing) return void s.terminate();
       sockets.add(s);
-      s.data = { head: null, timer: setTimeout(() => s.terminate(), o.handshakeTimeoutMs), wire: null, relay: null };
+      s.data = { head: null, http: false, timer: deadline(s), wire: null, relay: null };
     },
     data(s: Socket<Conn>, chunk: Buffer) {
       const c = s.data;
       if (c.wire) return c.wire.conn.read(chunk);
       if (c.relay) return c.relay.fromFront(chunk);
       const head: Buffer = c.head ? Buffer.concat([c.head, chunk]) : chunk;
+      if (c.http) return answerHttp(s, head);
       const kind = sniff(head);
       if (kind === "wait") return void (c.head = head);
       c.head = null;
-      clearTimeout(c.timer);
       if (kind === "bad") return void s.terminate();
-      if (kind === "http") return void (c.relay = new Relay(s, head, backendPort()));
+      if (kind === "http") {
+        c.http = true;
+        return answerHttp(s, head);
+      }
+      clearTimeout(c.timer);
       const conn = grpc.connection();
       c.wire = new BunWire(s, conn);
       conn.attach(c.wire);

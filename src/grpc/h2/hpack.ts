@@ -4,10 +4,14 @@
  * limit (a one-byte index can name a 4 KiB table entry). Our own header blocks are written as
  * literals that never touch the peer's dynamic table: a few fixed fields per response, no state.
  */
-import hpack from "hpack.js";
+import type hpackModule from "hpack.js";
 import { dict } from "../../core/safe-keys.ts";
 
 export class CompressionError extends Error {}
+
+// hpack.js (and the readable-stream it loads) is read with the first connection, not at start: ≈ 2–5 MiB of idle RSS.
+let hpack: typeof hpackModule | undefined;
+const lib = () => (hpack ??= (require("hpack.js") as { default?: typeof hpackModule }).default ?? (require("hpack.js") as typeof hpackModule));
 
 interface Entry {
   name: string;
@@ -40,7 +44,7 @@ export class HeaderDecoder {
     tableSize: number,
     private readonly maxListSize: number,
   ) {
-    this.table = hpack.table.create({ maxSize: tableSize }) as Table;
+    this.table = lib().table.create({ maxSize: tableSize }) as Table;
   }
 
   /**
@@ -50,7 +54,7 @@ export class HeaderDecoder {
    * connection's table is then lost, so the caller ends the connection.
    */
   decode(block: Buffer): Headers | null {
-    const d = hpack.decoder.create() as Decoder;
+    const d = lib().decoder.create() as Decoder;
     const table = this.table;
     const out = dict<string>();
     let size = 0;

@@ -8,7 +8,7 @@ import type * as http2 from "node:http2";
 import type * as net from "node:net";
 import type { RpcTable } from "../../rpc/table.ts";
 import { PartialBytes } from "../lean/framing.ts";
-import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "../lean/server.ts";
+import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "../lean/routes.ts";
 import { trailersOnly } from "../lean/call.ts";
 import { Code } from "../status.ts";
 import type { GrpcTransport } from "../transport.ts";

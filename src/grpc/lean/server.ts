@@ -1,71 +1,15 @@
 /**
  * The lean gRPC server (`--grpc-server lean`, the default): gRPC over Bun's own node:http2, with
- * no grpc-js on the serving path. It routes each stream by :path to the codecs of methods.ts and
- * the RPC table, and answers what grpc-js answers: 415 for a content type that is not gRPC,
- * UNIMPLEMENTED for an unknown method, trailers-only errors. HTTP/2 itself (SETTINGS, flow
+ * no grpc-js on the serving path. Each stream goes to routes.ts. HTTP/2 itself (SETTINGS, flow
  * control, PING answers, GOAWAY) is the runtime's.
  */
 import * as http2 from "node:http2";
-import { boundMessage } from "../../core/bounded.ts";
-import type { RpcTable, UnaryRpc } from "../../rpc/table.ts";
-import { MAX_MESSAGE, servedDefinition, servedServices } from "../methods.ts";
-import { Code } from "../status.ts";
+import type { RpcTable } from "../../rpc/table.ts";
 import type { GrpcTransport } from "../transport.ts";
-import { Call, trailersOnly } from "./call.ts";
 import { PartialBytes } from "./framing.ts";
-import { serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
+import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "./routes.ts";
 
-type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined };
-
-/**
- * The HTTP/2 receive window, per stream (SETTINGS_INITIAL_WINDOW_SIZE) and per connection, in
- * place of HTTP/2's 64 KiB: a 1 MB Publish then arrives without waiting for 16 WINDOW_UPDATE round
- * trips (lean publish, batches of 1,000: server 2.1–2.4 → 1.2–1.4 µs/msg, the client's own CPU
- * 1.6 → 0.5 µs/msg; bench/README.md). Both are the same size on purpose: Bun's server sends a
- * stream's WINDOW_UPDATE together with the connection's, so a stream window below half the
- * connection's stalls a request larger than it (measured: 1 MiB / 8 MiB hangs a 1 MB Publish).
- * What a client sends is read at once whatever the window; the 64 MiB message limit bounds one
- * call and `partialBytes` all of them together.
- */
-export const RECEIVE_WINDOW = 16 * 2 ** 20;
-
-export interface LeanOptions {
-  /** Per stream and per connection; HTTP/2's default is 65,535. */
-  receiveWindow?: number;
-  /** Most bytes of partly received messages all calls may hold together (framing.ts PartialBytes). */
-  partialBytes?: number;
-}
-
-function routes(table: RpcTable): Map<string, Route> {
-  const out = new Map<string, Route>();
-  for (const service of servedServices()) {
-    for (const [name, m] of Object.entries(servedDefinition(service))) {
-      const codec: Codec = { path: m.path, decode: m.requestDeserialize, encode: m.responseSerialize, max: MAX_MESSAGE };
-      if (m.requestStream) out.set(m.path, { codec, stream: true });
-      else out.set(m.path, { codec, stream: false, fn: table.unary.get(`${service}.${name}`) });
-    }
-  }
-  return out;
-}
-
-/** Routes each HTTP/2 stream to its call (shared with the raw server, h2/server.ts). */
-export function streamHandler(table: RpcTable, partial: PartialBytes): (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void {
-  const byPath = routes(table);
-  return (stream, headers) => {
-    stream.on("error", () => {});
-    if (headers[":method"] !== "POST") return void respond(stream, 405);
-    const type = headers["content-type"];
-    if (typeof type !== "string" || !type.startsWith("application/grpc")) return void respond(stream, 415);
-    const path = headers[":path"] ?? "";
-    const route = byPath.get(path);
-    if (!route || (!route.stream && !route.fn)) {
-      return trailersOnly(stream, { code: Code.UNIMPLEMENTED, details: boundMessage(`The server does not implement the method ${path}`) });
-    }
-    const call = new Call(stream, headers, MAX_MESSAGE, partial);
-    if (route.stream) serveStreamingPull(call, route.codec, table);
-    else serveUnary(call, route.codec, route.fn!);
-  };
-}
+export { RECEIVE_WINDOW, type LeanOptions };
 
 export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTransport {
   const window = o.receiveWindow ?? RECEIVE_WINDOW;
@@ -99,11 +43,3 @@ export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTranspo
   };
 }
 
-/** An HTTP answer with no gRPC status, as grpc-js gives a request that is not gRPC. */
-function respond(stream: http2.ServerHttp2Stream, status: number): void {
-  try {
-    stream.respond({ ":status": status }, { endStream: true });
-  } catch {
-    // Reset meanwhile.
-  }
-}

@@ -4,7 +4,6 @@
  * once their object is in place. No target, or a missing bucket, is NOT_FOUND; delivery pauses and
  * retries on the Clock, so it resumes by itself once the bucket exists.
  */
-import { randomUUID } from "node:crypto";
 import type { Clock } from "../../core/clock.ts";
 import type { ExportKind, ExportStatus, SinkResult } from "../../core/kinds/export-delivery.ts";
 import { StorageBatches, type StorageBatch } from "../../core/kinds/storage/batches.ts";
@@ -94,6 +93,6 @@ export class CloudStorageKind implements ExportKind {
     } catch (e) {
       throw e === "SCHEMA_MISMATCH" ? e : "ACTIVE";
     }
-    return await this.target!.put(c.bucket!, objectName(c, batch.startedAt, randomUUID()), body);
+    return await this.target!.put(c.bucket!, objectName(c, batch.startedAt, crypto.randomUUID()), body);
   }
 }

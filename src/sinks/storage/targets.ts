@@ -5,7 +5,6 @@
  * the state it means: NOT_FOUND (no bucket), PERMISSION_DENIED (the write was refused), or ACTIVE
  * (anything else: the write is retried).
  */
-import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, statSync, watch } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -67,7 +66,7 @@ export class DirTarget implements StorageTarget {
     if (state !== "ACTIVE") throw state;
     const final = join(this.dir, bucket, objectPath(name));
     const tmpDir = join(this.dir, TMP_DIR);
-    const tmp = join(tmpDir, randomUUID());
+    const tmp = join(tmpDir, crypto.randomUUID());
     try {
       await mkdir(tmpDir, { recursive: true });
       let size = 0;
