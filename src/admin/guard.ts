@@ -8,7 +8,7 @@
  * emulator was told to listen on). curl, scripts and tests send no Origin and pass with the header.
  */
 import type { IncomingMessage } from "node:http";
-import { isIpLiteral } from "../server/addresses.ts";
+import { isIpLiteral } from "../runtime/addresses.ts";
 
 export const ADMIN_HEADER = "x-emulator-admin";
 

@@ -39,7 +39,7 @@ export interface Config {
   bigtableEmulatorHost: string;
   /** Per-project resource limits lowered or raised from the real service's (`topics=100,…`). */
   projectQuotas: Partial<ProjectQuotas>;
-  /** The gRPC server on the shared port: our own over node:http2 ("lean") or @grpc/grpc-js's. */
+  /** The gRPC server on the shared port: our own on our own HTTP/2 ("raw"), our own over node:http2 ("lean") or @grpc/grpc-js's. */
   grpcServer: "lean" | "raw" | "grpc-js";
 }
 
@@ -252,8 +252,8 @@ export const OPTIONS: Option[] = [
   {
     flag: "--grpc-server",
     env: "PUBSUB_GRPC_SERVER",
-    default: "lean",
-    help: "lean | raw | grpc-js: the gRPC server layer: our own on Bun's node:http2 (lean), our own on our own HTTP/2 over the socket (raw, experimental) or @grpc/grpc-js's",
+    default: "raw",
+    help: "raw | lean | grpc-js: the gRPC server layer: our own gRPC on our own HTTP/2 over Bun's sockets (raw), our own gRPC on Bun's node:http2 (lean), or @grpc/grpc-js's server",
     apply(c, v) {
       if (v !== "lean" && v !== "raw" && v !== "grpc-js") throw new Error(`--grpc-server must be lean, raw or grpc-js (got "${v}")`);
       c.grpcServer = v;
@@ -283,7 +283,7 @@ export const DEFAULTS: Config = {
   storageEmulatorHost: "",
   bigtableEmulatorHost: "",
   projectQuotas: {},
-  grpcServer: "lean",
+  grpcServer: "raw",
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */

@@ -5,7 +5,7 @@
  */
 import * as net from "node:net";
 import { log } from "../runtime/log.ts";
-import { addressesOf, type Resolve } from "./addresses.ts";
+import { addressesOf, type Resolve } from "../runtime/addresses.ts";
 
 function listenOn(server: net.Server, port: number, address: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -9,7 +9,7 @@ import type { Socket, TCPSocketListener } from "bun";
 import type * as http from "node:http";
 import { BunWire } from "../grpc/h2/wire.ts";
 import type { RawServer } from "../grpc/h2/server.ts";
-import { addressesOf } from "./addresses.ts";
+import { addressesOf } from "../runtime/addresses.ts";
 import type { ListenOptions, Listener } from "./listener.ts";
 import { sniff } from "./preface.ts";
 import { quickHealth } from "./quick-health.ts";

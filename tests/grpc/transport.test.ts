@@ -59,7 +59,7 @@ function request(port: number, headers: http2.OutgoingHttpHeaders, pieces: Buffe
   });
 }
 
-for (const server of ["lean", "grpc-js"] as const) {
+for (const server of ["raw", "lean", "grpc-js"] as const) {
   describe(`--grpc-server ${server}`, () => {
     let emu: TestEmulator;
     let topic: string;

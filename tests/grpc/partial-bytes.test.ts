@@ -1,20 +1,15 @@
 /**
- * What partly received messages may hold on the lean gRPC server, all calls together: a quarter of
+ * What partly received messages may hold on our gRPC servers (raw and lean), all calls together: a quarter of
  * --max-memory and always room for one 64 MiB message. With --max-memory 16M that is 64 MiB: one
  * stream holding 33 MiB of a message and a second sending 33 MiB of another take it past, and the
  * second is answered RESOURCE_EXHAUSTED while the first goes on. A raw HTTP/2 client, on loopback.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as http2 from "node:http2";
 import * as grpc from "@grpc/grpc-js";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 
 const MiB = 2 ** 20;
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ grpcServer: "lean", maxMemory: 16 * MiB });
-});
-afterAll(() => emu.close());
 
 /** A Publish whose header announces `announced` bytes, of which `sent` are written; never ended. */
 function partialPublish(session: http2.ClientHttp2Session, announced: number, sent: number) {
@@ -39,22 +34,32 @@ function partialPublish(session: http2.ClientHttp2Session, announced: number, se
 const within = <T>(p: Promise<T>, ms: number) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms))]);
 
-test("past the limit the call that would go over is RESOURCE_EXHAUSTED; the other keeps its bytes and is answered when it ends", async () => {
-  const session = http2.connect(`http://${emu.endpoint}`);
-  session.on("error", () => {});
-  try {
-    const first = partialPublish(session, 40 * MiB, 33 * MiB);
-    await within(first.written, 20_000);
-    await Bun.sleep(200); // the server has read it
-    const second = partialPublish(session, 40 * MiB, 33 * MiB);
-    const refused = await within(second.answer, 20_000);
-    expect(refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
-    expect(refused.message).toContain("partly received messages");
-    // The first finishes its message: it is decoded and answered (not refused for its size).
-    first.req.end(Buffer.alloc(7 * MiB, 7));
-    const answered = await within(first.answer, 20_000);
-    expect(answered.message).not.toContain("partly received messages");
-  } finally {
-    session.destroy();
-  }
-}, 60_000);
+for (const server of ["raw", "lean"] as const) {
+  describe(`--grpc-server ${server}`, () => {
+    let emu: TestEmulator;
+    beforeAll(async () => {
+      emu = await startTestEmulator({ grpcServer: server, maxMemory: 16 * MiB });
+    });
+    afterAll(() => emu.close());
+
+    test("past the limit the call that would go over is RESOURCE_EXHAUSTED; the other keeps its bytes and is answered when it ends", async () => {
+      const session = http2.connect(`http://${emu.endpoint}`);
+      session.on("error", () => {});
+      try {
+        const first = partialPublish(session, 40 * MiB, 33 * MiB);
+        await within(first.written, 20_000);
+        await Bun.sleep(200); // the server has read it
+        const second = partialPublish(session, 40 * MiB, 33 * MiB);
+        const refused = await within(second.answer, 20_000);
+        expect(refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+        expect(refused.message).toContain("partly received messages");
+        // The first finishes its message: it is decoded and answered (not refused for its size).
+        first.req.end(Buffer.alloc(7 * MiB, 7));
+        const answered = await within(first.answer, 20_000);
+        expect(answered.message).not.toContain("partly received messages");
+      } finally {
+        session.destroy();
+      }
+    }, 60_000);
+  });
+}
