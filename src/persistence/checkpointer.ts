@@ -10,6 +10,16 @@
  */
 import { log } from "../runtime/log.ts";
 
+/**
+ * The worker's entry: next to this file from source; in the compiled binary, where the build
+ * embeds it as a second entry point (package.json's build) and this code sits in a chunk at the
+ * bundle's root, at its path under that root.
+ */
+function workerEntry(): string | URL {
+  const here = new URL("./checkpoint-worker.ts", import.meta.url);
+  return here.href.includes("$bunfs") ? "/$bunfs/root/persistence/checkpoint-worker.js" : here;
+}
+
 import type { Database } from "bun:sqlite";
 
 const RESET_FRAMES = 16_384; // 64 MiB of 4 KiB pages
@@ -21,7 +31,7 @@ export class Checkpointer {
   private closedFlag = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(file: string, private db: Database) {
-    this.worker = new Worker(new URL("./checkpoint-worker.ts", import.meta.url));
+    this.worker = new Worker(workerEntry());
     // Bun's Worker has unref() (the DOM typings do not): the worker must not keep the process alive.
     (this.worker as unknown as { unref(): void }).unref();
     this.worker.onmessage = (e: MessageEvent<{ type: string; frames?: number; message?: string }>) => {
