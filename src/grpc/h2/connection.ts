@@ -9,6 +9,7 @@
 import { DEFAULT_WINDOW, FRAME_HEADER, Flag, H2Error, MAX_WINDOW, MAX_FRAME_SIZE, MIN_FRAME_SIZE, PREFACE_LENGTH, SETTINGS_ACK, Setting, Type, frameHeader, settingsFrame, wordsFrame, writeHeader } from "./frame.ts";
 import { CompressionError, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
 import { H2Stream, type StreamOwner } from "./stream.ts";
+import { reportInternal } from "../../runtime/internal-errors.ts";
 
 /** The byte pipe under a connection: a node:net socket or a Bun socket (wire.ts). */
 export interface Wire {
@@ -113,7 +114,11 @@ export class H2Connection implements StreamOwner {
     } catch (e) {
       if (e instanceof ConnectionError) this.fail(e.code, e.message);
       else if (e instanceof CompressionError) this.fail(H2Error.COMPRESSION_ERROR, e.message);
-      else this.fail(H2Error.INTERNAL_ERROR, "The server failed to handle a frame.");
+      else {
+        // A fault of ours, not the client's: reported, and the connection (only) ends.
+        reportInternal(e);
+        this.fail(H2Error.INTERNAL_ERROR, "The server failed to handle a frame.");
+      }
     }
     this.giveBackWindow();
     this.flush();
