@@ -15,8 +15,8 @@ import { reportInternal } from "../../runtime/internal-errors.ts";
 export interface Wire {
   /** Takes the bytes (they are not changed later); false when the caller should wait for drained(). */
   write(b: Buffer): boolean;
-  /** Like write, for bytes the caller reuses at once: what the socket did not take now is copied. */
-  writeTransient?(b: Buffer): boolean;
+  /** Writes what the socket takes now, keeping nothing: the bytes taken (0 while earlier bytes wait). */
+  tryWrite?(b: Buffer): number;
   end(): void;
   destroy(): void;
   readonly destroyed: boolean;
@@ -38,7 +38,8 @@ const MAX_HEADER_BLOCK = 256 * 1024;
 /** Control frames (PING and SETTINGS answers) queued for a client that does not read: past this, it is cut off. */
 const MAX_CONTROL_BACKLOG = 1024 * 1024;
 
-let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+const SCRATCH = 1024 * 1024;
+const scratch = Buffer.allocUnsafeSlow(SCRATCH);
 
 class ConnectionError extends Error {
   constructor(
@@ -381,20 +382,51 @@ export class H2Connection implements StreamOwner {
     }
     const out = this.out;
     this.out = [];
-    if (!this.socket.writeTransient || out.length === 1) {
+    if (!this.socket.tryWrite || out.length === 1) {
       if (!this.socket.write(out.length === 1 ? out[0]! : Buffer.concat(out))) this.socketBlocked = true;
       return;
     }
-    // One buffer reused for every write: a fresh megabyte per response costs its page faults.
-    let total = 0;
-    for (const b of out) total += b.length;
-    if (scratch.length < total) scratch = Buffer.allocUnsafeSlow(Math.max(total, scratch.length * 2));
-    let at = 0;
-    for (const b of out) {
-      scratch.set(b, at);
-      at += b.length;
+    // One buffer reused for every write (a fresh megabyte per response costs its page faults),
+    // filled and written a piece at a time: its size bounds what it keeps resident. What the
+    // socket does not take waits as views of the frames themselves, so nothing is copied twice.
+    const tryWrite = this.socket.tryWrite.bind(this.socket);
+    let used = 0;
+    let first = 0;
+    for (let i = 0; i < out.length; i++) {
+      const b = out[i]!;
+      if (used > 0 && used + b.length > SCRATCH) {
+        const n = tryWrite(scratch.subarray(0, used));
+        if (n < used) return this.blockedFrom(out, first, n);
+        used = 0;
+        first = i;
+      }
+      if (b.length >= SCRATCH) {
+        const n = tryWrite(b);
+        if (n < b.length) return this.blockedFrom(out, i, n);
+        first = i + 1;
+        continue;
+      }
+      scratch.set(b, used);
+      used += b.length;
     }
-    if (!this.socket.writeTransient(scratch.subarray(0, total))) this.socketBlocked = true;
+    if (used > 0) {
+      const n = tryWrite(scratch.subarray(0, used));
+      if (n < used) this.blockedFrom(out, first, n);
+    }
+  }
+
+  /** The socket took `skip` bytes of what starts at out[from]: the rest waits behind them as views. */
+  private blockedFrom(out: Buffer[], from: number, skip: number): void {
+    this.socketBlocked = true;
+    for (let i = from; i < out.length; i++) {
+      const b = out[i]!;
+      if (skip >= b.length) {
+        skip -= b.length;
+        continue;
+      }
+      this.socket.write(skip > 0 ? b.subarray(skip) : b);
+      skip = 0;
+    }
   }
 
   sendHeaders(s: H2Stream, headers: Record<string, string | number>, endStream: boolean): void {

@@ -33,24 +33,21 @@ export class BunWire implements Wire {
   ) {}
 
   write(b: Buffer): boolean {
-    return this.put(b, false);
-  }
-
-  writeTransient(b: Buffer): boolean {
-    return this.put(b, true);
-  }
-
-  private put(b: Buffer, transient: boolean): boolean {
     if (this.destroyed || this.ending) return true;
     if (this.rest.length) {
-      this.rest.push(transient ? Buffer.from(b) : b);
+      this.rest.push(b);
       return false;
     }
     const n = this.native.write(b);
     if (n >= b.length) return true;
-    const left = n > 0 ? b.subarray(n) : b;
-    this.rest.push(transient ? Buffer.from(left) : left);
+    this.rest.push(n > 0 ? b.subarray(n) : b);
     return false;
+  }
+
+  tryWrite(b: Buffer): number {
+    if (this.destroyed || this.ending) return b.length;
+    if (this.rest.length) return 0;
+    return Math.max(0, this.native.write(b));
   }
 
   /** The socket takes more: what waited goes first, then the connection may write again. */
