@@ -1,4 +1,4 @@
-/** What the shared port (src/server/listener.ts) hands its HTTP/2 connections to: the lean gRPC server or grpc-js's. */
+/** What the shared port (src/server/listener.ts) hands its HTTP/2 connections to: the raw, lean or grpc-js gRPC server. */
 import type * as net from "node:net";
 
 export interface GrpcTransport {
@@ -8,4 +8,12 @@ export interface GrpcTransport {
   drain(graceMs: number): void;
   /** Closes every connection at once. */
   close(): void;
+}
+
+/** A transport's drain over its live connections: each is told to go away now, and whatever is still open after `graceMs` is destroyed. */
+export function drainConnections<T>(live: ReadonlySet<T>, goAway: (c: T) => void, destroy: (c: T) => void, graceMs: number): void {
+  for (const c of live) goAway(c);
+  setTimeout(() => {
+    for (const c of [...live]) destroy(c);
+  }, graceMs).unref?.();
 }

@@ -2,8 +2,11 @@
  * The addresses a listen host names. `localhost` may resolve to ::1, 127.0.0.1 or both, in an order
  * that depends on /etc/hosts; listening on the first alone leaves clients that name the other
  * (`PUBSUB_EMULATOR_HOST=127.0.0.1:8085` beside a server started on `localhost`) refused. So a name
- * is bound on every address it resolves to, on one port; a literal address is bound alone.
+ * is bound on every address it resolves to, on one port; an address after the first that cannot
+ * be bound (IPv6 off, the port taken in the other family) is skipped with a warning, as long as
+ * one is bound. A literal address is bound alone.
  */
+import { log } from "./log.ts";
 export type Resolve = (host: string) => Promise<string[]>;
 
 // Bun's resolver, not node:dns (≈ 1.4 MiB of RSS at start); the same getaddrinfo answers, in order.
@@ -20,6 +23,27 @@ export function isIpLiteral(host: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `listen(address, port)` at every address `host` names: the first on `port` (0: a free one;
+ * its failure is the caller's), the others on the port the first got.
+ */
+export async function listenEach<T>(host: string, port: number, listen: (address: string, port: number) => Promise<T>, portOf: (listener: T) => number, resolve?: Resolve): Promise<T[]> {
+  const [first, ...rest] = await addressesOf(host, resolve);
+  const listeners = [await listen(first!, port)];
+  const bound = portOf(listeners[0]!);
+  for (const address of rest) {
+    try {
+      listeners.push(await listen(address, bound));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      // A family the machine does not have is no one's address: nothing to warn about.
+      const say = code === "EADDRNOTAVAIL" || code === "EAFNOSUPPORT" ? log.debug : log.warn;
+      say(`${host} is also ${address}, but listening there failed (${code}); clients that connect to ${address} will be refused`);
+    }
+  }
+  return listeners;
 }
 
 export async function addressesOf(host: string, resolve: Resolve = resolveAll): Promise<string[]> {

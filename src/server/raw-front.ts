@@ -7,13 +7,12 @@
  */
 import type { Socket, TCPSocketListener } from "bun";
 import type * as http from "node:http";
-import { BunWire } from "../grpc/h2/wire.ts";
+import { BunWire, Outbox } from "../grpc/h2/wire.ts";
 import type { RawServer } from "../grpc/h2/server.ts";
-import { addressesOf } from "../runtime/addresses.ts";
+import { listenEach } from "../runtime/addresses.ts";
 import type { ListenOptions, Listener } from "./listener.ts";
 import { sniff } from "./preface.ts";
 import { quickHealth } from "./quick-health.ts";
-import { log } from "../runtime/log.ts";
 
 /** Bytes one side of a relay may have waiting for the other before the sender is paused. */
 const RELAY_HIGH_WATER = 1024 * 1024;
@@ -30,10 +29,8 @@ interface Conn {
 /** One HTTP/1 connection relayed to the HTTP server on loopback. */
 class Relay {
   private backend: Socket<Relay> | null = null;
-  private toBackend: Buffer[] = [];
-  private toFront: Buffer[] = [];
-  private toFrontBytes = 0;
-  private toBackendBytes = 0;
+  private readonly toBackend = new Outbox();
+  private readonly toFront = new Outbox();
   private frontEnded = false;
   private closed = false;
 
@@ -43,7 +40,6 @@ class Relay {
     port: Promise<number>,
   ) {
     this.toBackend.push(head);
-    this.toBackendBytes = head.length;
     port.then(
       (p) => {
         if (this.closed) return;
@@ -72,34 +68,23 @@ class Relay {
 
   fromFront(chunk: Buffer): void {
     this.toBackend.push(chunk);
-    this.toBackendBytes += chunk.length;
     this.flushToBackend();
   }
 
   private flushToBackend(): void {
-    const b = this.backend;
-    if (!b) {
-      if (this.toBackendBytes > RELAY_HIGH_WATER) this.front.pause();
-      return;
-    }
-    this.toBackendBytes -= drainInto(b, this.toBackend);
-    if (this.toBackendBytes > RELAY_HIGH_WATER) this.front.pause();
-    else this.front.resume();
+    if (this.backend) this.toBackend.flush(this.backend);
+    throttle(this.front, this.toBackend);
   }
 
   private fromBackend(chunk: Buffer): void {
     this.toFront.push(chunk);
-    this.toFrontBytes += chunk.length;
     this.flushToFront();
   }
 
   flushToFront(): void {
-    this.toFrontBytes -= drainInto(this.front, this.toFront);
-    if (this.backend) {
-      if (this.toFrontBytes > RELAY_HIGH_WATER) this.backend.pause();
-      else this.backend.resume();
-    }
-    if (this.closed && this.toFront.length === 0) this.front.end();
+    const done = this.toFront.flush(this.front);
+    if (this.backend) throttle(this.backend, this.toFront);
+    if (this.closed && done) this.front.end();
   }
 
   /** The client sent FIN: the HTTP server hears it too, and still answers what it has. */
@@ -110,31 +95,21 @@ class Relay {
 
   frontClosed(): void {
     this.closed = true;
-    this.toBackend = [];
+    this.toBackend.clear();
     this.backend?.end();
   }
 
   private backendClosed(): void {
-    if (this.closed && this.toFront.length === 0) return;
+    if (this.closed && this.toFront.empty) return;
     this.closed = true;
     this.flushToFront();
   }
 }
 
-/** Writes what the socket takes, oldest first; answers how many bytes went. */
-function drainInto(s: Socket<unknown>, queue: Buffer[]): number {
-  let sent = 0;
-  while (queue.length) {
-    const b = queue[0]!;
-    const n = s.write(b);
-    if (n > 0) sent += n;
-    if (n < b.length) {
-      queue[0] = n > 0 ? b.subarray(n) : b;
-      break;
-    }
-    queue.shift();
-  }
-  return sent;
+/** The side that fills `waiting` reads no more while it holds more than RELAY_HIGH_WATER. */
+function throttle(sender: Socket<unknown>, waiting: Outbox): void {
+  if (waiting.bytes > RELAY_HIGH_WATER) sender.pause();
+  else sender.resume();
 }
 
 export async function listenRaw(host: string, port: number, grpc: RawServer, web: http.RequestListener, o: ListenOptions): Promise<Listener> {
@@ -217,18 +192,9 @@ export async function listenRaw(host: string, port: number, grpc: RawServer, web
     error() {},
   };
 
-  const [first, ...rest] = await addressesOf(host);
-  const listeners: TCPSocketListener<Conn>[] = [Bun.listen<Conn>({ hostname: first, port, allowHalfOpen: true, socket: handlers })];
+  const listen = async (hostname: string, p: number) => Bun.listen<Conn>({ hostname, port: p, allowHalfOpen: true, socket: handlers });
+  const listeners: TCPSocketListener<Conn>[] = await listenEach(host, port, listen, (l) => l.port);
   const bound = listeners[0]!.port;
-  for (const address of rest) {
-    try {
-      listeners.push(Bun.listen<Conn>({ hostname: address, port: bound, allowHalfOpen: true, socket: handlers }));
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      const say = code === "EADDRNOTAVAIL" || code === "EAFNOSUPPORT" ? log.debug : log.warn;
-      say(`${host} is also ${address}, but listening there failed (${code}); clients that connect to ${address} will be refused`);
-    }
-  }
 
   return {
     port: bound,

@@ -197,7 +197,7 @@ export class H2Connection implements StreamOwner {
         if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
         if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
         if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
-        this.streams.get(id)?.destroyWith(p.readUInt32BE(0));
+        this.streams.get(id)?.destroy();
         return;
       case Type.SETTINGS:
         return this.settings(flags, id, p);
@@ -431,12 +431,6 @@ export class H2Connection implements StreamOwner {
 
   sendHeaders(s: H2Stream, headers: Record<string, string | number>, endStream: boolean): void {
     const flags = endStream ? Flag.END_STREAM : 0;
-    let empty = true;
-    for (const _ in headers) {
-      empty = false;
-      break;
-    }
-    if (empty) return this.queue(frameHeader(0, Type.DATA, flags, s.id));
     const block = encodeHeaders(headers);
     const max = this.peerMaxFrame;
     if (block.length <= max) {
@@ -513,7 +507,7 @@ export class H2Connection implements StreamOwner {
   reset(s: H2Stream, code: number): void {
     if (s.closed) return;
     this.queue(wordsFrame(Type.RST_STREAM, 0, s.id, [code]));
-    s.destroyWith(code);
+    s.destroy();
   }
 
   private resetId(id: number, code: number): void {
@@ -563,7 +557,7 @@ export class H2Connection implements StreamOwner {
     this.dead = true;
     this.carry = [];
     this.block = null;
-    for (const s of [...this.streams.values()]) s.destroyWith(H2Error.CANCEL);
+    for (const s of [...this.streams.values()]) s.destroy();
     this.onClose?.();
     this.onClose = null;
   }

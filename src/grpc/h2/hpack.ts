@@ -11,7 +11,13 @@ export class CompressionError extends Error {}
 
 // hpack.js (and the readable-stream it loads) is read with the first connection, not at start: ≈ 2–5 MiB of idle RSS.
 let hpack: typeof hpackModule | undefined;
-const lib = () => (hpack ??= (require("hpack.js") as { default?: typeof hpackModule }).default ?? (require("hpack.js") as typeof hpackModule));
+function lib(): typeof hpackModule {
+  if (!hpack) {
+    const m = require("hpack.js") as typeof hpackModule & { default?: typeof hpackModule };
+    hpack = m.default ?? m;
+  }
+  return hpack;
+}
 
 interface Entry {
   name: string;
@@ -31,8 +37,10 @@ interface Table {
   updateSize(n: number): void;
 }
 
+/** A decoded string (a Buffer, or an array of bytes from the Huffman code) as latin1, as node:http2 reads header bytes. */
 function text(bytes: ArrayLike<number>): string {
-  return Buffer.isBuffer(bytes) ? bytes.latin1Slice!(0, bytes.length) : String.fromCharCode.apply(null, Array.from(bytes));
+  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes as number[]);
+  return b.latin1Slice!(0, b.length);
 }
 
 export type Headers = Record<string, string>;
@@ -125,8 +133,16 @@ function writeInt(buf: Buffer, at: number, n: number, prefix: number, first: num
   return at;
 }
 
-/** ":status: 200" is static table entry 8; anything else a literal with its name from entry 8. */
+/** ":status: 200" is static table entry 8; another status is a literal with entry 8's name. */
 const STATUS_200 = 0x88;
+const STATUS_NAME = 0x08;
+
+/** A string literal without Huffman coding: its length, then its bytes. */
+const stringSize = (s: string) => intLength(s.length, 7) + s.length;
+function writeString(buf: Buffer, at: number, s: string): number {
+  at = writeInt(buf, at, s.length, 7, 0);
+  return at + buf.latin1Write(s, at);
+}
 
 /** A header block of literals without indexing (RFC 7541 §6.2.2); names are lower case ASCII. */
 export function encodeHeaders(headers: Record<string, string | number>): Buffer {
@@ -135,26 +151,22 @@ export function encodeHeaders(headers: Record<string, string | number>): Buffer 
   for (const name in headers) {
     const value = String(headers[name]);
     fields.push([name, value]);
-    if (name === ":status") size += value === "200" ? 1 : 1 + intLength(value.length, 7) + value.length;
-    else size += 1 + intLength(name.length, 7) + name.length + intLength(Buffer.byteLength(value, "latin1"), 7) + value.length;
+    if (name !== ":status") size += 1 + stringSize(name) + stringSize(value);
+    else size += value === "200" ? 1 : 1 + stringSize(value);
   }
   const buf = Buffer.allocUnsafe(size);
   let at = 0;
   for (const [name, value] of fields) {
-    if (name === ":status") {
-      if (value === "200") buf[at++] = STATUS_200;
-      else {
-        buf[at++] = 0x08;
-        at = writeInt(buf, at, value.length, 7, 0);
-        at += buf.latin1Write(value, at);
-      }
-      continue;
+    if (name === ":status" && value === "200") {
+      buf[at++] = STATUS_200;
+    } else if (name === ":status") {
+      buf[at++] = STATUS_NAME;
+      at = writeString(buf, at, value);
+    } else {
+      buf[at++] = 0;
+      at = writeString(buf, at, name);
+      at = writeString(buf, at, value);
     }
-    buf[at++] = 0;
-    at = writeInt(buf, at, name.length, 7, 0);
-    at += buf.latin1Write(name, at);
-    at = writeInt(buf, at, value.length, 7, 0);
-    at += buf.latin1Write(value, at);
   }
   return buf;
 }

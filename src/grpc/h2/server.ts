@@ -11,7 +11,7 @@ import { PartialBytes } from "../lean/framing.ts";
 import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "../lean/routes.ts";
 import { trailersOnly } from "../lean/call.ts";
 import { Code } from "../status.ts";
-import type { GrpcTransport } from "../transport.ts";
+import { drainConnections, type GrpcTransport } from "../transport.ts";
 import { H2Connection } from "./connection.ts";
 import { netWire } from "./wire.ts";
 
@@ -48,12 +48,7 @@ export function rawServer(table: RpcTable, o: LeanOptions = {}): RawServer {
       const c = connection();
       c.attach(netWire(socket, c));
     },
-    drain(graceMs) {
-      for (const c of connections) c.drain();
-      setTimeout(() => {
-        for (const c of connections) c.destroy();
-      }, graceMs).unref?.();
-    },
+    drain: (graceMs) => drainConnections(connections, (c) => c.drain(), (c) => c.destroy(), graceMs),
     close() {
       for (const c of [...connections]) c.destroy();
     },

@@ -1,18 +1,18 @@
 /**
  * One HTTP/2 stream of the raw server, with the part of node:http2's ServerHttp2Stream that the
  * lean gRPC layer (lean/call.ts) uses: respond, write (false past the high-water mark, then
- * 'drain'), end with 'wantTrailers' and sendTrailers, and the 'data', 'end' and 'close' events.
+ * 'drain'), end with 'wantTrailers' and sendTrailers (a call that sent headers always ends with
+ * trailers; one that did not answers trailers-only with respond's endStream), and the 'data',
+ * 'end' and 'close' events.
  * Bytes written wait in the stream until the flow-control windows let the connection send them.
  */
 import { EventEmitter } from "node:events";
-import { H2Error } from "./frame.ts";
 
 /** What a stream needs of its connection. */
 export interface StreamOwner {
   sendHeaders(stream: H2Stream, headers: Record<string, string | number>, endStream: boolean): void;
   /** The stream has bytes to send: queue it for the next pump. */
   wake(stream: H2Stream): void;
-  reset(stream: H2Stream, code: number): void;
   closed(stream: H2Stream): void;
 }
 
@@ -28,15 +28,13 @@ export class H2Stream extends EventEmitter {
   /** Received DATA bytes not yet given back with a WINDOW_UPDATE, and what the client may still send. */
   recvUnacked = 0;
   recvWindow: number;
-  headersSent = false;
-  /** end() was called: once pending is sent, the stream ends (with trailers when asked for). */
+  private headersSent = false;
+  /** end() was called: once pending is sent, 'wantTrailers' asks for the trailers that end it. */
   ending = false;
-  private waitForTrailers = false;
   private needDrain = false;
   localClosed = false;
   remoteClosed = false;
   closed = false;
-  rstCode = H2Error.NO_ERROR;
 
   constructor(
     readonly id: number,
@@ -53,11 +51,10 @@ export class H2Stream extends EventEmitter {
     return this.closed;
   }
 
-  respond(headers: Record<string, string | number>, o?: { endStream?: boolean; waitForTrailers?: boolean }): void {
+  respond(headers: Record<string, string | number>, o?: { endStream?: boolean }): void {
     if (this.closed || this.localClosed) throw new Error("The stream is closed");
     if (this.headersSent) throw new Error("Response headers were already sent");
     this.headersSent = true;
-    this.waitForTrailers = o?.waitForTrailers === true;
     const end = o?.endStream === true;
     this.owner.sendHeaders(this, headers, end);
     if (end) this.closeLocal();
@@ -90,28 +87,18 @@ export class H2Stream extends EventEmitter {
     this.closeLocal();
   }
 
-  close(code: number = H2Error.NO_ERROR): void {
-    if (!this.closed) this.owner.reset(this, code);
-  }
-
   /** The connection sent what was pending (called as it empties). */
   sent(): void {
     if (this.needDrain && this.pendingBytes <= HIGH_WATER) {
       this.needDrain = false;
       this.emit("drain");
     }
-    if (this.ending && this.pendingBytes === 0 && !this.localClosed && !this.closed) {
-      if (this.waitForTrailers) this.emit("wantTrailers");
-      else {
-        this.owner.sendHeaders(this, {}, true);
-        this.closeLocal();
-      }
-    }
+    if (this.ending && this.pendingBytes === 0 && !this.localClosed && !this.closed) this.emit("wantTrailers");
   }
 
   private closeLocal(): void {
     this.localClosed = true;
-    if (this.remoteClosed) this.destroyWith(H2Error.NO_ERROR);
+    if (this.remoteClosed) this.destroy();
   }
 
   /** The client's END_STREAM. */
@@ -119,14 +106,13 @@ export class H2Stream extends EventEmitter {
     if (this.remoteClosed) return;
     this.remoteClosed = true;
     this.emit("end");
-    if (this.localClosed) this.destroyWith(H2Error.NO_ERROR);
+    if (this.localClosed) this.destroy();
   }
 
   /** Closed for good (both sides done, a reset, or the connection gone): emits 'close' once. */
-  destroyWith(code: number): void {
+  destroy(): void {
     if (this.closed) return;
     this.closed = true;
-    this.rstCode = code;
     this.pending = [];
     this.pendingBytes = 0;
     this.owner.closed(this);

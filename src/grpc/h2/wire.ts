@@ -21,9 +21,47 @@ export interface NativeSocket {
   terminate(): void;
 }
 
-/** Bun sockets do not buffer: what a write did not take waits here (as views) for the drain. */
+/**
+ * Bytes waiting for a Bun socket, which does not buffer: kept as they were written (views, no
+ * copy) and written oldest first as the socket takes them. Also the raw front's HTTP/1 relay.
+ */
+export class Outbox {
+  private queue: Buffer[] = [];
+  bytes = 0;
+
+  get empty(): boolean {
+    return this.queue.length === 0;
+  }
+
+  push(b: Buffer): void {
+    this.queue.push(b);
+    this.bytes += b.length;
+  }
+
+  /** Writes to `socket` what it takes now; true once nothing waits. */
+  flush(socket: { write(b: Uint8Array): number }): boolean {
+    while (this.queue.length) {
+      const b = this.queue[0]!;
+      const n = Math.max(0, socket.write(b));
+      this.bytes -= n;
+      if (n < b.length) {
+        this.queue[0] = b.subarray(n);
+        return false;
+      }
+      this.queue.shift();
+    }
+    return true;
+  }
+
+  clear(): void {
+    this.queue = [];
+    this.bytes = 0;
+  }
+}
+
+/** A connection's Bun socket: what a write did not take waits in an Outbox for the drain. */
 export class BunWire implements Wire {
-  private rest: Buffer[] = [];
+  private readonly rest = new Outbox();
   private ending = false;
   destroyed = false;
 
@@ -34,33 +72,19 @@ export class BunWire implements Wire {
 
   write(b: Buffer): boolean {
     if (this.destroyed || this.ending) return true;
-    if (this.rest.length) {
-      this.rest.push(b);
-      return false;
-    }
-    const n = this.native.write(b);
-    if (n >= b.length) return true;
-    this.rest.push(n > 0 ? b.subarray(n) : b);
-    return false;
+    this.rest.push(b);
+    return this.rest.flush(this.native);
   }
 
   tryWrite(b: Buffer): number {
     if (this.destroyed || this.ending) return b.length;
-    if (this.rest.length) return 0;
+    if (!this.rest.empty) return 0;
     return Math.max(0, this.native.write(b));
   }
 
   /** The socket takes more: what waited goes first, then the connection may write again. */
   onDrain(): void {
-    while (this.rest.length) {
-      const b = this.rest[0]!;
-      const n = this.native.write(b);
-      if (n < b.length) {
-        this.rest[0] = n > 0 ? b.subarray(n) : b;
-        return;
-      }
-      this.rest.shift();
-    }
+    if (!this.rest.flush(this.native)) return;
     if (this.ending) this.finish();
     else this.conn.drained();
   }
@@ -68,7 +92,7 @@ export class BunWire implements Wire {
   end(): void {
     if (this.destroyed || this.ending) return;
     this.ending = true;
-    if (this.rest.length === 0) this.finish();
+    if (this.rest.empty) this.finish();
   }
 
   private finish(): void {
@@ -77,16 +101,15 @@ export class BunWire implements Wire {
   }
 
   destroy(): void {
-    this.ending = false;
     this.destroyed = true;
-    this.rest = [];
+    this.rest.clear();
     this.native.terminate();
   }
 
   /** The socket closed. */
   onClose(): void {
     this.destroyed = true;
-    this.rest = [];
+    this.rest.clear();
     this.conn.gone();
   }
 }

@@ -7,10 +7,10 @@ import type * as Zlib from "node:zlib";
 import { Code, type GrpcStatus } from "../status.ts";
 import { boundMessage } from "../../core/bounded.ts";
 
-/** The body of a message, or the status that ends the call. */
 // node:zlib is loaded with the first compressed message: ≈ 4–9 MiB of idle RSS a server without one never needs (issue 21).
 let zlib: typeof Zlib | undefined;
 
+/** The body of a message, or the status that ends the call. */
 export function inflate(body: Buffer, encoding: string, max: number): Buffer | GrpcStatus {
   if (encoding === "identity") return body; // flag 1 with no encoding: grpc-js reads it as it is
   if (encoding !== "gzip" && encoding !== "deflate") {

@@ -5,11 +5,9 @@
  */
 import * as http2 from "node:http2";
 import type { RpcTable } from "../../rpc/table.ts";
-import type { GrpcTransport } from "../transport.ts";
+import { drainConnections, type GrpcTransport } from "../transport.ts";
 import { PartialBytes } from "./framing.ts";
 import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "./routes.ts";
-
-export { RECEIVE_WINDOW, type LeanOptions };
 
 export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTransport {
   const window = o.receiveWindow ?? RECEIVE_WINDOW;
@@ -30,12 +28,7 @@ export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTranspo
   server.on("stream", streamHandler(table, partial));
   return {
     accept: (socket) => server.emit("connection", socket),
-    drain(graceMs) {
-      for (const s of sessions) s.close();
-      setTimeout(() => {
-        for (const s of sessions) s.destroy();
-      }, graceMs).unref?.();
-    },
+    drain: (graceMs) => drainConnections(sessions, (s) => s.close(), (s) => s.destroy(), graceMs),
     close() {
       for (const s of sessions) s.destroy();
       server.close();
