@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Runs the README's drop-in examples as written, against the image and binary CI just built:
-#   - docker-compose: the README's compose file (its `build:` lines pointed at the image, the
+# Runs docs/container.md's drop-in examples as written, against the image and binary CI just built:
+#   - docker-compose: its compose file (its `build:` lines pointed at the image, the
 #     `app` service a container that reaches `pubsub:8085` by name) under podman-compose;
 #   - GitHub Actions, service container: the image with the workflow's env and port, waited on
 #     through its HEALTHCHECK as the runner does, then an app test configured by env alone;
-#   - GitHub Actions, binary: the README's `run:` block executed as the step would, then the
+#   - GitHub Actions, binary: its `run:` block executed as the step would, then the
 #     same app test.
 # Every wait is bounded; fails loudly. Prints "examples: N passed, 0 failed".
 #   IMAGE=localhost/pubsub-emulator:ci BIN=dist/pubsub-emulator bash tests/image/readme-examples.sh
@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${IMAGE:?IMAGE is the image to run}" "${BIN:?BIN is the compiled binary}"
 ROOT=$PWD
+DOC=docs/container.md
 WORK=$(mktemp -d)
 passed=0
 CIDS=()
@@ -36,14 +37,14 @@ cleanup() {
 trap cleanup EXIT
 die() { echo "examples: FAILED: $*" >&2; exit 1; }
 ok() { passed=$((passed + 1)); echo "  ok  $*"; }
-# The fenced block that follows the first line matching $2 inside README section $1.
+# The fenced block that follows the first line matching $2 inside section $1 of the examples' page.
 block() {
   awk -v sec="$1" -v after="$2" '
     $0 == "## " sec { in_sec = 1; next }
     in_sec && /^## / { exit }
     in_sec && !seen && index($0, after) { seen = 1 }
     in_sec && seen && /^```/ { if (open) exit; open = 1; next }
-    open { print }' README.md
+    open { print }' "$DOC"
 }
 wait_for() { # seconds, description, command…
   local until=$((SECONDS + $1)) what=$2
@@ -58,11 +59,11 @@ port_free() { ! (exec 3<>/dev/tcp/127.0.0.1/8085) 2>/dev/null; }
 command -v podman-compose >/dev/null || die "podman-compose is missing (.ci/image installs it)"
 port_free || die "port 8085 is taken: the examples use it as written"
 
-echo "== examples: docker-compose (README) under podman-compose ($(dpkg-query -W -f '${Version}' podman-compose 2>/dev/null || echo '?'))"
+echo "== examples: docker-compose ($DOC) under podman-compose ($(dpkg-query -W -f '${Version}' podman-compose 2>/dev/null || echo '?'))"
 mkdir "$WORK/compose"
 block "docker-compose" '```yaml' >"$WORK/compose/readme.yaml"
-grep -q 'PUBSUB_PROJECT1: my-project,orders:orders-worker,audit' "$WORK/compose/readme.yaml" || die "the README's compose block was not found"
-# The README builds from the Dockerfile; here the image CI built stands for it, and the app is a
+grep -q 'PUBSUB_PROJECT1: my-project,orders:orders-worker,audit' "$WORK/compose/readme.yaml" || die "$DOC's compose block was not found"
+# The example builds from the Dockerfile; here the image CI built stands for it, and the app is a
 # container that checks it can reach the emulator at PUBSUB_EMULATOR_HOST by service name.
 awk -v img="$IMAGE" '
   /^  pubsub:/ { svc = "pubsub" } /^  app:/ { svc = "app" }
@@ -95,9 +96,9 @@ ok "the app service reached the emulator as pubsub:8085 (service name, compose n
 COMPOSE_UP=
 wait_for 20 "port 8085 still taken after compose down" port_free
 
-echo "== examples: GitHub Actions, service container (README)"
+echo "== examples: GitHub Actions, service container ($DOC)"
 env=$(block "GitHub Actions" "As a service container" | sed -n 's/^ *\(PUBSUB_PROJECT1\): *\(.*\)$/\1=\2/p')
-[ -n "$env" ] || die "the README's service container block was not found"
+[ -n "$env" ] || die "$DOC's service container block was not found"
 CID=$(timeout 60 podman run --runtime runc --ulimit nofile=20000:20000 --ulimit nproc=4096:4096 -d -p 8085:8085 -e "$env" "$IMAGE" 2>>"$WORK/podman.err") || die "podman run failed: $(tail -3 "$WORK/podman.err")"
 CIDS+=("$CID")
 # The runner waits for the service's health status before the steps.
@@ -109,12 +110,12 @@ ok "the workflow's env (PUBSUB_EMULATOR_HOST=localhost:8085, PUBSUB_PROJECT_ID) 
 timeout 30 podman rm -f "$CID" >/dev/null 2>>"$WORK/podman.err"
 wait_for 20 "port 8085 still taken after the service container" port_free
 
-echo "== examples: GitHub Actions, the binary (README run: step)"
+echo "== examples: GitHub Actions, the binary ($DOC run: step)"
 mkdir -p "$WORK/job/dist"
 cp "$BIN" "$WORK/job/dist/pubsub-emulator"
 step=$(block "GitHub Actions" "Or the binary" | sed -n '/run: |/,$p' | tail -n +2 | sed 's/^ *//')
-grep -q 'pubsub-emulator' <<<"$step" || die "the README's binary step was not found"
-(cd "$WORK/job" && eval "$step"; echo $! >"$WORK/bin.pid") || die "the README's binary step failed: $(cat "$WORK/job/pubsub.log" 2>/dev/null)"
+grep -q 'pubsub-emulator' <<<"$step" || die "$DOC's binary step was not found"
+(cd "$WORK/job" && eval "$step"; echo $! >"$WORK/bin.pid") || die "$DOC's binary step failed: $(cat "$WORK/job/pubsub.log" 2>/dev/null)"
 BIN_PID=$(cat "$WORK/bin.pid")
 ok "the step started the binary and its healthcheck loop passed"
 (cd "$ROOT" && PUBSUB_EMULATOR_HOST=localhost:8085 PUBSUB_PROJECT_ID=my-project timeout 60 bun tests/image/env-check.ts orders orders-worker) ||
