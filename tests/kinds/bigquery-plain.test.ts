@@ -49,6 +49,18 @@ test("write_metadata adds subscription_name, message_id, publish_time and attrib
   expect(row.attributes).toEqual({ k: "v", x: "y" });
 });
 
+test("write_metadata puts a message's ordering key into the attributes JSON as ordering_key", async () => {
+  const table = tableName();
+  bq.declare(table, [col("data", "STRING"), ...METADATA]);
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic(unique("t"));
+  await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
+  const ordered = pubsub.topic(topic.name, { messageOrdering: true });
+  await ordered.publishMessage({ data: Buffer.from("o"), attributes: { k: "v" }, orderingKey: "key-1" });
+  const [row] = await bq.waitRows(table, 1);
+  expect(row.attributes).toEqual({ k: "v", ordering_key: "key-1" });
+});
+
 test("a missing table is NOT_FOUND, and delivery resumes by itself once the table exists", async () => {
   const table = tableName();
   const pubsub = emu.client();
