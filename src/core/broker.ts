@@ -18,7 +18,7 @@ import { IamPolicies } from "./iam.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./rules/limits.ts";
 import { MemoryBudget } from "./memory-budget.ts";
 import type { MessageInput } from "./message.ts";
-import { DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
+import { assignedSubscriptionName, DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
 import { pullOnce, type PullHandle } from "./delivery/pull.ts";
 import { paginate, type Page } from "./rules/paging.ts";
 import type { ExportStatus } from "./kinds/export-delivery.ts";
@@ -350,6 +350,7 @@ export class Broker {
   // ---- subscriptions ----
 
   createSubscription(input: SubscriptionResource): SubscriptionResource {
+    if (!input.name) input = { ...input, name: assignedSubscriptionName(input.topic) };
     parseName(input.name, "subscriptions");
     parseName(input.topic, "topics", "topic");
     if (this.subs.has(input.name)) throw alreadyExists(input.name);
