@@ -640,9 +640,19 @@ export class Broker {
   }
 
   /** The resource as Get reports it: topic_message_retention_duration is read from the topic now. */
+  /**
+   * A subscription as read: its topic's retention, and RESOURCE_ERROR while its export kind's own
+   * state says the destination fails (ACTIVE again by itself once it works), as the real service.
+   */
   private describe(sub: Subscription): SubscriptionResource {
     const r = sub.topic?.config.messageRetentionDuration;
-    return r === undefined ? sub.config : { ...sub.config, topicMessageRetentionDuration: r };
+    const kindState = this.deliveries.status(sub)?.state;
+    const failing = !!kindState && kindState !== "ACTIVE";
+    if (r === undefined && !failing) return sub.config;
+    const out: SubscriptionResource = { ...sub.config };
+    if (r !== undefined) out.topicMessageRetentionDuration = r;
+    if (failing) out.state = "RESOURCE_ERROR";
+    return out;
   }
 
   private topic(name: string): SubTopic {
