@@ -1,0 +1,4 @@
+/** The package's entry under Bun ("bun" export condition): the emulator in the calling process. */
+export { start } from "./start.ts";
+export { EmulatorError } from "./errors.ts";
+export type * from "../../lib/index.d.ts";
