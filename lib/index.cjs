@@ -112,7 +112,7 @@ function spawnChild(options) {
       clearTimeout(timer);
       // From now on only the caller's own work keeps its event loop alive (a forgotten stop() must
       // not hang a test runner); the child still goes when we do.
-      for (const s of [child, child.stdin, child.stdout, child.stderr]) s.unref();
+      for (const s of [child, child.stdin, child.stdout, child.stderr]) if (typeof s.unref === "function") s.unref();
       resolve({ child, port: Number(m[1]) });
     });
     child.stderr.on("data", (chunk) => (ready ? process.stderr.write(chunk) : keep(chunk)));
