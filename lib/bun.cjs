@@ -1,8 +1,9 @@
 "use strict";
 /**
- * Where the Bun that runs the emulator is. npm installs the one @oven/bun-* package that matches
- * this machine (their os, cpu and libc fields), so no install script is needed; under Bun itself
- * the running Bun is used; else a `bun` on the PATH.
+ * Where the Bun that runs the emulator is: PUBSUB_EMULATOR_BUN when set (a CPU without AVX2
+ * needs Bun's baseline build, which npm cannot choose); under Bun itself the running Bun; else
+ * the one @oven/bun-* package npm installed for this machine (their os, cpu and libc fields pick
+ * it, so no install script is needed); else a `bun` on the PATH.
  */
 const { dirname, join } = require("node:path");
 
@@ -17,6 +18,7 @@ const PACKAGES = new Map([
 ]);
 
 function bunPath() {
+  if (process.env.PUBSUB_EMULATOR_BUN) return process.env.PUBSUB_EMULATOR_BUN;
   if (process.versions.bun) return process.execPath;
   const exe = process.platform === "win32" ? "bun.exe" : "bun";
   for (const name of PACKAGES.get(`${process.platform} ${process.arch}`) ?? []) {
@@ -36,7 +38,7 @@ function missingBun(path) {
   const wanted = (PACKAGES.get(`${process.platform} ${process.arch}`) ?? []).join(" or ");
   return path === "bun"
     ? `pubsub-emulator: no Bun found: ${wanted ? `the optional dependency ${wanted} is not installed (was it installed with --omit=optional?)` : `Bun ships no npm package for ${process.platform}-${process.arch}`}, and bun is not on the PATH`
-    : `pubsub-emulator: cannot run ${path}`;
+    : `pubsub-emulator: cannot run ${path} (not found)`;
 }
 
 /** The package's root: src/ and package.json are beside lib/. */

@@ -54,6 +54,17 @@ describe("start() as a child process (lib/index.cjs)", () => {
     expect(String(err)).toMatch(/--max-memory must be 0 or a size/);
   }, 30_000);
 
+  test("PUBSUB_EMULATOR_BUN chooses the Bun; one that is not there is named in the error", async () => {
+    const script = `process.env.PUBSUB_EMULATOR_BUN = "/nonexistent/bun";
+      require(${JSON.stringify(LIB)}).start().then(() => process.exit(3), (e) => { console.log(e.message); process.exit(0); });`;
+    const proc = Bun.spawn(["node", "-e", script], { stdout: "pipe", stderr: "inherit" });
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 20_000);
+    const out = await new Response(proc.stdout).text();
+    clearTimeout(timer);
+    expect(await proc.exited).toBe(0);
+    expect(out).toContain("cannot run /nonexistent/bun (not found)");
+  }, 30_000);
+
   test("stop() ends the child and closes its port", async () => {
     const emu = await lib.start();
     await emu.stop();
