@@ -45,12 +45,12 @@ function limitQuery(limit) {
 }
 
 /** One operator API call; a fresh connection each time, so nothing keeps the caller's event loop alive. */
-function request(port, method, path, body) {
+function request(hostname, port, method, path, body) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       {
-        host: "127.0.0.1",
+        host: hostname,
         port,
         method,
         path,
@@ -125,10 +125,17 @@ function spawnChild(options) {
   });
 }
 
+/** Where a client on this machine reaches the listening address, as src/cli/address.ts has it: a wildcard is 127.0.0.1. */
+function clientHost(options) {
+  const listen = options && typeof options.host === "string" ? options.host : "127.0.0.1";
+  return ["0.0.0.0", "::", ""].includes(listen) ? "127.0.0.1" : listen;
+}
+
 async function start(options) {
   const { child, port } = await spawnChild(options);
-  const host = `127.0.0.1:${port}`;
-  const call = (method, path, body) => (stopping ? Promise.reject(new EmulatorError("FAILED_PRECONDITION", "the emulator is stopped")) : request(port, method, path, body));
+  const callHost = clientHost(options);
+  const host = `${callHost.includes(":") ? `[${callHost}]` : callHost}:${port}`;
+  const call = (method, path, body) => (stopping ? Promise.reject(new EmulatorError("FAILED_PRECONDITION", "the emulator is stopped")) : request(callHost, port, method, path, body));
   const sync = (fn) => {
     try {
       return fn();

@@ -49,6 +49,16 @@ describe("start() as a child process (lib/index.cjs)", () => {
     expect(a.errors[0]).toEqual(["EmulatorError", "NOT_FOUND"]);
   }, 60_000);
 
+  test("host: the address clients use, as in process", async () => {
+    for (const startOne of [lib.start, startInProcess]) {
+      const emu = await startOne({ host: "localhost" });
+      started.push(emu);
+      expect(emu.host).toBe(`localhost:${emu.port}`);
+      expect(emu.env.PUBSUB_EMULATOR_HOST).toBe(emu.host);
+      expect((await emu.clock()).mode).toBe("system");
+    }
+  }, 30_000);
+
   test("a bad option rejects start() with the flag's own words", async () => {
     const err = await lib.start({ maxMemory: "1K" }).catch((e: Error) => e);
     expect(String(err)).toMatch(/--max-memory must be 0 or a size/);
