@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,8 +17,26 @@ const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { na
 /** The official client the fixtures use, as pinned for the repository's own tests. */
 const CLIENT = "@google-cloud/pubsub@6.3.0";
 const VITEST = "vitest@4.1.12";
+const JEST = "jest@30.5.2";
 const READY = /\[pubsub\] INFO: Server started, listening on (\d+)/;
 const INSTALL_MS = 300_000;
+
+/** docs/npm.md's examples, each run as the file a user would paste it into. */
+const DOC_EXAMPLES = [
+  ["bun test", "docs-bun.test.ts"],
+  ["Vitest", "docs-vitest.test.ts"],
+  ["Jest", "docs-jest.test.cjs"],
+  ["node:test", "docs-node-test.mjs"],
+] as const;
+
+/** The first code block under `### heading` in docs/npm.md. */
+function docExample(heading: string): string {
+  const docs = readFileSync(join(ROOT, "docs/npm.md"), "utf8");
+  const section = docs.split(`\n### ${heading}\n`)[1];
+  const block = section && /```(?:ts|js)\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error(`docs/npm.md has no code block under "### ${heading}"`);
+  return block[1];
+}
 
 let dir = "";
 let project = "";
@@ -108,12 +127,14 @@ beforeAll(async () => {
 
   const packed = ok(await run("npm", ["pack", "--json", "--pack-destination", dir], { cwd: ROOT, ms: 120_000 }));
   const tarball = join(dir, (JSON.parse(packed.out) as { filename: string }[])[0].filename);
-  ok(await run("npm", ["install", tarball, CLIENT, VITEST], { ms: INSTALL_MS }));
+  ok(await run("npm", ["install", tarball, CLIENT, VITEST, JEST], { ms: INSTALL_MS }));
+  for (const [heading, file] of DOC_EXAMPLES) writeFileSync(join(project, file), docExample(heading));
 }, INSTALL_MS + 150_000);
 
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+// A few thousand files (Vitest, Jest, Bun): more than the default hook timeout on a busy host.
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+}, 120_000);
 
 describe("the npm package where only Node is installed", () => {
   test("no Bun on the PATH; npm installed this machine's Bun package and no other", async () => {
@@ -185,6 +206,23 @@ describe("the npm package where only Node is installed", () => {
     expect(r.out).toMatch(/# pass 2\b/);
     expect(r.out).toMatch(/# fail 0\b/);
   }, 90_000);
+
+  test("docs/npm.md's examples pass: bun test (in process), Vitest, Jest and node:test (child process)", async () => {
+    const bun = join(project, "node_modules/@oven", readdirSync(join(project, "node_modules/@oven"))[0], "bin", process.platform === "win32" ? "bun.exe" : "bun");
+    const runs = {
+      "bun test": await run(bun, ["test", "./docs-bun.test.ts"]),
+      Vitest: await run("npx", ["vitest", "run", "docs-vitest.test.ts"], { ms: 120_000 }),
+      Jest: await run("npx", ["jest", "docs-jest.test.cjs"], { ms: 120_000 }),
+      "node:test": await run("node", ["--test", "docs-node-test.mjs"]),
+    };
+    const summary = Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, r.code]));
+    if (Object.values(summary).some((c) => c !== 0)) {
+      for (const [k, r] of Object.entries(runs)) if (r.code !== 0) console.error(`${k}:\n${Bun.stripANSI(r.out + r.err).slice(-3000)}`);
+    }
+    expect(summary).toEqual({ "bun test": 0, Vitest: 0, Jest: 0, "node:test": 0 });
+    expect(Bun.stripANSI(runs.Jest.err)).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(runs["node:test"].out).toMatch(/# pass 1\b/);
+  }, 300_000);
 
   test("a Vitest file using start() passes", async () => {
     const r = ok(await run("npx", ["vitest", "run", "api.vitest.test.mjs"], { ms: 120_000 }));
