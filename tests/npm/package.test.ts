@@ -1,6 +1,6 @@
 /**
- * The npm package as a Node user gets it: `npm pack`, then `npm install` of the tarball into a
- * fresh folder with a PATH that holds Node and npm but no Bun. There `npx pubsub-emulator` and the
+ * The npm package as a Node user gets it: `npm pack`, then `npm install --ignore-scripts` of the
+ * tarball into a fresh folder with a PATH that holds Node and npm but no Bun. There `npx pubsub-emulator` and the
  * start() API (plain Node, node:test, Vitest) serve the official client; Bun comes from the one
  * @oven/bun-* package npm picked for this machine. Needs the npm registry (CI has it).
  */
@@ -127,7 +127,8 @@ beforeAll(async () => {
 
   const packed = ok(await run("npm", ["pack", "--json", "--pack-destination", dir], { cwd: ROOT, ms: 120_000 }));
   const tarball = join(dir, (JSON.parse(packed.out) as { filename: string }[])[0].filename);
-  ok(await run("npm", ["install", tarball, CLIENT, VITEST, JEST], { ms: INSTALL_MS }));
+  // --ignore-scripts: Bun must arrive without any install script (pnpm and future npm block them).
+  ok(await run("npm", ["install", "--ignore-scripts", tarball, CLIENT, VITEST, JEST], { ms: INSTALL_MS }));
   for (const [heading, file] of DOC_EXAMPLES) writeFileSync(join(project, file), docExample(heading));
 }, INSTALL_MS + 150_000);
 
