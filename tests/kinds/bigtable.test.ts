@@ -1,12 +1,13 @@
 /**
  * Bigtable subscriptions against Google's Bigtable emulator: rows read back with the official
- * Bigtable client, the NOT_FOUND and SCHEMA_MISMATCH states and the resume once the table is fixed.
+ * Bigtable client, the PERMISSION_DENIED (missing table) and SCHEMA_MISMATCH states and the resume once the table is fixed.
  */
 import { Bigtable, type Instance } from "@google-cloud/bigtable";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
 import { stateOf } from "./helpers.ts";
 import { startBigtableEmulator, type BigtableEmulator } from "./bigtable-emulator.ts";
+import { messageIdHash } from "../../src/sinks/bigtable/kind.ts";
 
 let emu: TestEmulator;
 let cbt: BigtableEmulator;
@@ -47,7 +48,7 @@ async function waitRows(tableId: string, n: number) {
   return rows;
 }
 
-test("rows as the real service writes them: key sub#id, data family, empty qualifier, publish-time cells", async () => {
+test("rows as the real service writes them: key sub#hash#id, data family, empty qualifier, publish-time cells", async () => {
   const tableId = unique("t");
   await instance.createTable(tableId, { families: ["data"] });
   const pubsub = emu.client();
@@ -55,7 +56,8 @@ test("rows as the real service writes them: key sub#id, data family, empty quali
   const [sub] = await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId) } });
   const id = await topic.publishMessage({ data: Buffer.from("hello"), attributes: { k: "v" } });
   const [row] = await waitRows(tableId, 1);
-  expect(row.id).toBe(`${sub.name}#${id}`);
+  expect(row.id).toBe(`${sub.name}#${messageIdHash(id)}#${id}`);
+  expect(row.id.split("#")[1]).toMatch(/^[0-9a-f]{8}$/);
   expect(Object.keys(row.data)).toEqual(["data"]);
   const [cell] = row.data.data[""];
   expect(cell.value).toBe("hello");
@@ -79,15 +81,15 @@ test("write_metadata adds the pubsub_metadata family's columns", async () => {
   expect(meta.message_id[0].timestamp).toBe(row.data.data[""][0].timestamp);
 });
 
-test("a missing table is NOT_FOUND; delivery resumes by itself once the table exists", async () => {
+test("a missing table is PERMISSION_DENIED (NOT_FOUND is unused since googleapis 2026-08); delivery resumes by itself once the table exists", async () => {
   const tableId = unique("t");
   const pubsub = emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId) } });
   await topic.publishMessage({ data: Buffer.from("later") });
   const until = Date.now() + 5000;
-  while ((await stateOf(sub, "bigtableConfig")) !== "NOT_FOUND") {
-    if (Date.now() > until) throw new Error("never NOT_FOUND");
+  while ((await stateOf(sub, "bigtableConfig")) !== "PERMISSION_DENIED") {
+    if (Date.now() > until) throw new Error("never PERMISSION_DENIED");
     await Bun.sleep(20);
   }
   await instance.createTable(tableId, { families: ["data"] });

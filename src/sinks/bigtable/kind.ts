@@ -1,9 +1,10 @@
 /**
- * The Bigtable delivery kind, writing as the real service does: row key
- * `{subscription name}#{message id}`, the data in family `data` under the empty qualifier, and
+ * The Bigtable delivery kind, writing as googleapis' 2026 BigtableConfig says: row key
+ * `{subscription name}#{message id hash}#{message id}`, the data in family `data` under the empty qualifier, and
  * with write_metadata the columns subscription_name, message_id, publish_time and attributes (a
  * JSON object) in family `pubsub_metadata`; every cell stamped with the publish time.
- * A missing table is NOT_FOUND; a missing family is SCHEMA_MISMATCH (BigtableConfig.State says so).
+ * A missing instance, table or app profile is PERMISSION_DENIED (NOT_FOUND and
+ * APP_PROFILE_MISCONFIGURED are "unused" since then); a missing family is SCHEMA_MISMATCH.
  */
 import type { BigtableConfigView } from "../../core/kinds/bigtable/config.ts";
 import type { ExportKind, SinkResult } from "../../core/kinds/export-delivery.ts";
@@ -20,6 +21,15 @@ const EMPTY = new Uint8Array(0);
 const GRPC_NOT_FOUND = 5;
 const GRPC_PERMISSION_DENIED = 7;
 
+/**
+ * The key's hash part. The service does not publish its hash (it spreads keys across tablets);
+ * ours is CRC-32 of the message id as 8 lowercase hex digits: stable, cheap, and readers that
+ * split the key on `#` find the id as its last part either way.
+ */
+export function messageIdHash(id: string): string {
+  return Bun.hash.crc32(id).toString(16).padStart(8, "0");
+}
+
 export function rowFor(subscription: string, d: Delivery, writeMetadata: boolean): RowMutation {
   const m = d.message;
   const ts = String(m.publishTime * 1000);
@@ -33,13 +43,12 @@ export function rowFor(subscription: string, d: Delivery, writeMetadata: boolean
       meta("attributes", JSON.stringify(m.attributes)),
     );
   }
-  return { rowKey: enc.encode(`${subscription}#${m.id}`), cells };
+  return { rowKey: enc.encode(`${subscription}#${messageIdHash(m.id)}#${m.id}`), cells };
 }
 
 function stateOf(code: number, message: string): string {
-  if (code === GRPC_PERMISSION_DENIED) return "PERMISSION_DENIED";
   if (/family/i.test(message)) return "SCHEMA_MISMATCH";
-  if (code === GRPC_NOT_FOUND) return "NOT_FOUND";
+  if (code === GRPC_PERMISSION_DENIED || code === GRPC_NOT_FOUND) return "PERMISSION_DENIED";
   return "ACTIVE";
 }
 
@@ -67,15 +76,15 @@ export class BigtableKind implements ExportKind {
 
   async probe(sub: Subscription): Promise<string> {
     const client = this.connect();
-    if (!client) return "NOT_FOUND";
+    if (!client) return "PERMISSION_DENIED";
     const c = btConfig(sub.config)!;
     const r = await client.probe(c.table!, c.appProfileId ?? "");
-    return r.code === 0 ? "ACTIVE" : stateOf(r.code, r.message) === "ACTIVE" ? "NOT_FOUND" : stateOf(r.code, r.message);
+    return r.code === 0 ? "ACTIVE" : stateOf(r.code, r.message) === "ACTIVE" ? "PERMISSION_DENIED" : stateOf(r.code, r.message);
   }
 
   async write(sub: Subscription, batch: Delivery[]): Promise<SinkResult> {
     const client = this.connect();
-    if (!client) return { state: "NOT_FOUND", written: [] };
+    if (!client) return { state: "PERMISSION_DENIED", written: [] };
     const c = btConfig(sub.config)!;
     const name = sub.config.name;
     const rows = batch.map((d) => rowFor(name, d, !!c.writeMetadata));
