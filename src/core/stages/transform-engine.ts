@@ -32,3 +32,12 @@ export interface TransformEngine {
   /** Compiles `code` and finds `functionName` in it; a string is the compile error. */
   compile(functionName: string, code: string): CompiledUdf | string;
 }
+
+/**
+ * ZLIB (RFC 1950) for the Compression transform; the server gives node:zlib's (the core imports no
+ * node: module). `inflate` never returns more than `maxBytes`: a string says why it failed.
+ */
+export interface ZlibCodec {
+  deflate(data: Uint8Array): Uint8Array;
+  inflate(data: Uint8Array, maxBytes: number): Uint8Array | string;
+}
