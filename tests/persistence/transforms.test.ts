@@ -9,7 +9,7 @@ import { ManualClock } from "../../src/core/clock.ts";
 import type { TopicResource } from "../../src/core/resources.ts";
 import type { SqliteStore } from "../../src/persistence/sqlite-store.ts";
 import { loadQuickJsEngine } from "../../src/transforms/quickjs-engine.ts";
-import { nodeZlib } from "../../src/transforms/zlib-codec.ts";
+import { nodeCompression } from "../../src/transforms/compression-codec.ts";
 import { inflateSync } from "node:zlib";
 import { makeSub, msg, pullNow, texts, topicName } from "../helpers/core.ts";
 import { cleanupDataDirs, sqliteKind } from "../helpers/stores.ts";
@@ -43,7 +43,7 @@ test("a compression transform (no JavaScript) survives a restart: stored as give
   const COMPRESSION = (mode: string) => ({ compression: { compressionAlgorithm: "ZLIB", compressionMode: mode } });
   let clock = new ManualClock();
   let store = sqliteKind.create() as SqliteStore;
-  let broker = new Broker({ clock, store, transforms: loadQuickJsEngine, zlib: nodeZlib });
+  let broker = new Broker({ clock, store, transforms: loadQuickJsEngine, compression: nodeCompression });
   const topic = topicName();
   broker.createTopic({ name: topic, labels: {}, messageTransforms: [COMPRESSION("COMPRESS")] } as TopicResource);
   const sub = makeSub(broker, topic, { messageTransforms: [COMPRESSION("DECOMPRESS")] });
@@ -51,7 +51,7 @@ test("a compression transform (no JavaScript) survives a restart: stored as give
 
   store = sqliteKind.reopen(store) as SqliteStore;
   clock = new ManualClock(clock.now());
-  broker = new Broker({ clock, store, transforms: loadQuickJsEngine, zlib: nodeZlib });
+  broker = new Broker({ clock, store, transforms: loadQuickJsEngine, compression: nodeCompression });
   expect([...broker.topicViews()].find((t) => t.name === topic)?.config.messageTransforms).toEqual([COMPRESSION("COMPRESS")]);
   await broker.ensureTransformEngine();
   broker.publish(topic, [msg("after")]);

@@ -6,7 +6,7 @@
  * the result's size limits; :validateMessageTransform and :testMessageTransforms.
  */
 import { describe, expect, test } from "bun:test";
-import { deflateSync, inflateSync } from "node:zlib";
+import { deflateSync, inflateSync, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import { clientSuite } from "../helpers/client-suite.ts";
 import { PROJECT, unique } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
@@ -16,6 +16,8 @@ const s = clientSuite();
 
 const COMPRESS = { compression: { compressionAlgorithm: "ZLIB", compressionMode: "COMPRESS" } };
 const DECOMPRESS = { compression: { compressionAlgorithm: "ZLIB", compressionMode: "DECOMPRESS" } };
+// ZSTD = 3: in the clients of 2026-11 (Go pubsub v2.9.0), not yet in googleapis' text.
+const ZSTD = (compressionMode: string) => ({ compression: { compressionAlgorithm: "ZSTD", compressionMode } });
 const udf = (functionName: string, body: string) => ({ javascriptUdf: { functionName, code: `function ${functionName}(message, metadata) { ${body} }` } });
 const UPPER = udf("upper", "message.data = message.data.toUpperCase(); return message;");
 
@@ -83,6 +85,25 @@ describe("compress → decompress", () => {
   }, T);
 });
 
+describe("ZSTD", () => {
+  test("a ZSTD topic stores Zstandard frames; a ZSTD DECOMPRESS subscription delivers the original; ZLIB data do not pass as ZSTD", async () => {
+    const topic = await topicWith([ZSTD("COMPRESS")]);
+    const tid = topic.name.split("/").pop()!;
+    const plain = await subWith(tid, []);
+    const unpacked = await subWith(tid, [ZSTD("DECOMPRESS")]);
+    const text = "zstd zstd zstd zstd zstd zstd zstd zstd";
+    await topic.publishMessage({ data: Buffer.from(text) });
+    const [raw] = await receive(plain, 1);
+    expect(raw.data.subarray(0, 4).toString("hex")).toBe("28b52ffd"); // the Zstandard frame magic
+    expect(zstdDecompressSync(raw.data).toString()).toBe(text);
+    expect((await receive(unpacked, 1))[0].data.toString()).toBe(text);
+    const strict = await topicWith([ZSTD("DECOMPRESS")]);
+    expect(await strict.publishMessage({ data: zstdCompressSync(Buffer.from("ok")) })).toMatch(/^\d+$/);
+    const err = await strict.publishMessage({ data: deflateSync(Buffer.from("zlib, not zstd")) }).then(() => null, (e) => e as { message: string });
+    expect(err?.message).toContain("ZSTD decompression failed");
+  }, T);
+});
+
 describe("failures and limits", () => {
   test("DECOMPRESS of data that are not ZLIB fails the publish as a failing UDF does, naming the transform", async () => {
     const topic = await topicWith([DECOMPRESS]);
@@ -137,6 +158,11 @@ describe("failures and limits", () => {
     const bad = await rest("PUT", `/topics/${unique("t")}`, { messageTransforms: [{ compression: { compressionAlgorithm: "GZIP", compressionMode: "COMPRESS" } }] });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toContain("compression_algorithm");
+    // An enum number proto3 lets through the JSON reader (2 is no algorithm) reaches our check.
+    const two = await rest("PUT", `/topics/${unique("t")}`, { messageTransforms: [{ compression: { compressionAlgorithm: 2, compressionMode: "COMPRESS" } }] });
+    expect(two.status).toBe(400);
+    expect(two.json.error.message).toContain("message_transforms[0].compression.compression_algorithm");
+    expect(two.json.error.message).toContain("ZLIB and ZSTD");
   }, T);
 });
 

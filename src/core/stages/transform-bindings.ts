@@ -11,7 +11,7 @@ import { parseProject } from "../rules/names.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
 import type { Subscription } from "../subscription/subscription.ts";
 import type { Topic } from "../topic/topic.ts";
-import type { TransformEngine, ZlibCodec } from "./transform-engine.ts";
+import type { CompressionCodec, TransformEngine } from "./transform-engine.ts";
 import { compileTransforms, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export class TransformBindings {
@@ -23,7 +23,7 @@ export class TransformBindings {
     readonly load: (() => Promise<TransformEngine>) | null,
     private now: () => number,
     /** The Compression transform's codec; without it compression steps pass messages on. */
-    readonly zlib: ZlibCodec | null = null,
+    readonly compression: CompressionCodec | null = null,
   ) {}
 
   /** Compiles a create's or an update's transforms (INVALID_ARGUMENT on a bad one). */

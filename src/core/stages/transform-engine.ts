@@ -33,11 +33,13 @@ export interface TransformEngine {
   compile(functionName: string, code: string): CompiledUdf | string;
 }
 
+export type CompressionAlgorithm = "ZLIB" | "ZSTD";
+
 /**
- * ZLIB (RFC 1950) for the Compression transform; the server gives node:zlib's (the core imports no
- * node: module). `inflate` never returns more than `maxBytes`: a string says why it failed.
+ * The Compression transform's algorithms; the server gives node:zlib's (the core imports no node:
+ * module). `decompress` never returns more than `maxBytes`: a string says why it failed.
  */
-export interface ZlibCodec {
-  deflate(data: Uint8Array): Uint8Array;
-  inflate(data: Uint8Array, maxBytes: number): Uint8Array | string;
+export interface CompressionCodec {
+  compress(algorithm: CompressionAlgorithm, data: Uint8Array): Uint8Array;
+  decompress(algorithm: CompressionAlgorithm, data: Uint8Array, maxBytes: number): Uint8Array | string;
 }

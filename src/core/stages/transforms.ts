@@ -8,7 +8,7 @@ import { echo } from "../bounded.ts";
 import { PubSubError, invalid } from "../errors.ts";
 import { checkMessage } from "../rules/limits.ts";
 import type { MessageInput, StoredMessage } from "../message.ts";
-import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, ZlibCodec } from "./transform-engine.ts";
+import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, CompressionCodec } from "./transform-engine.ts";
 import { checkCompression, compressionStep, type CompressionProto } from "./compression.ts";
 
 export const TRANSFORM_LIMITS = {
@@ -33,10 +33,10 @@ const RESERVED = new Set(
     "implements interface package private protected public await arguments eval undefined").split(" "),
 );
 
-/** What compiles a chain: the UDF engine and the ZLIB codec, each null until the server gives it. */
+/** What compiles a chain: the UDF engine and the compression codec, each null until the server gives it. */
 export interface TransformRuntime {
   readonly engine: TransformEngine | null;
-  readonly zlib: ZlibCodec | null;
+  readonly compression: CompressionCodec | null;
 }
 
 /**
@@ -131,7 +131,7 @@ export class TransformChain {
  * (null when none is enabled, so a resource without transforms costs one null check).
  */
 export function compileTransforms(list: readonly unknown[] | undefined, runtime: TransformRuntime, field = "message_transforms"): TransformChain | null {
-  const { engine, zlib } = runtime;
+  const { engine, compression } = runtime;
   if (!list || list.length === 0) return null;
   const names = new Set<string>();
   const steps: TransformStep[] = [];
@@ -152,8 +152,8 @@ export function compileTransforms(list: readonly unknown[] | undefined, runtime:
     const on = !t.disabled;
     if (on) enabled++;
     if (t.compression) {
-      const mode = checkCompression(t.compression, at);
-      if (on) steps.push({ name: `compression[${i}]`, kind: "compression", udf: zlib ? compressionStep(zlib, mode) : null, failures: 0 });
+      const c = checkCompression(t.compression, at);
+      if (on) steps.push({ name: `compression[${i}]`, kind: "compression", udf: compression ? compressionStep(compression, c) : null, failures: 0 });
       return;
     }
     if (!udf) {
