@@ -43,8 +43,14 @@ export function npmCopy(): [string, string] {
   return [join(dir, "package/build/protos"), version];
 }
 
-/** The Go module's FileDescriptorSet of pubsub.proto and schema.proto. Returns [bytes, version]. */
+let goCached: [Buffer, string] | null = null;
+
+/** The Go module's FileDescriptorSet of pubsub.proto and schema.proto (once per run). Returns [bytes, version]. */
 export function goCopy(): [Buffer, string] {
+  return (goCached ??= fetchGo());
+}
+
+function fetchGo(): [Buffer, string] {
   if (!wantLatest()) return [run(["go", "run", "."], GO_DIR, 300_000), PINNED.go];
   const dir = mkdtempSync(join(tmpdir(), "drift-go-"));
   try {
