@@ -9,6 +9,7 @@ import { parseName, parseProject } from "../rules/names.ts";
 import { paginate, type Page } from "../rules/paging.ts";
 import { PROJECT_QUOTAS, ProjectMap } from "../rules/quotas.ts";
 import { compileSchema, hasCompiledProto, type CompiledProtoInput } from "./compile.ts";
+import { fromBase64, toBase64 } from "../base64.ts";
 import type { CompiledSchema, SchemaType } from "./compiled.ts";
 
 export interface SchemaRevision {
@@ -39,10 +40,6 @@ export interface StoredRevision {
   readonly compiledProtoSchema?: { readonly rootMessage: string; readonly compiledBytes: string };
   readonly revisionCreateTime: number;
 }
-
-type Base64Bytes = Uint8Array & { toBase64(): string };
-const toBase64 = (b: Uint8Array) => (b as Base64Bytes).toBase64();
-const fromBase64 = (s: string) => (Uint8Array as unknown as { fromBase64(s: string): Uint8Array }).fromBase64(s);
 
 function storedCompiled(c: CompiledProto | undefined): StoredRevision["compiledProtoSchema"] {
   return c && { rootMessage: c.rootMessage, compiledBytes: toBase64(c.compiledBytes) };
