@@ -28,6 +28,13 @@ test("the vendored surface is read whole (the guard compares something)", () => 
   expect(vendored.size).toBeGreaterThan(500);
 });
 
+test("every ingestion source's State has the Regional Access Boundary value", () => {
+  const sources: [string, number][] = [["AwsKinesis", 6], ["CloudStorage", 8], ["AzureEventHubs", 8], ["AwsMsk", 6], ["ConfluentCloud", 7]];
+  for (const [source, n] of sources) {
+    expect(vendored.has(`enum value google.pubsub.v1.IngestionDataSourceSettings.${source}.State.CONFLICTING_REGION_CONSTRAINTS = ${n}`)).toBe(true);
+  }
+});
+
 describe("the official clients know nothing the vendored protos lack", () => {
   test("npm @google-cloud/pubsub's bundled protos", () => {
     const [dir, version] = npmCopy();
