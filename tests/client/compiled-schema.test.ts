@@ -131,6 +131,33 @@ describe("ValidateSchema, ValidateMessage and the rules", () => {
     }
   }, T);
 
+  test("hostile compiled bytes are refused naming the field or compile, never an internal error; the server keeps serving", async () => {
+    /** Messages nested `depth` deep (DescriptorProto.nested_type) in set.file[0].message_type[0], written back to front. */
+    function nested(depth: number): Uint8Array {
+      const buf = new Uint8Array(depth * 8 + 64);
+      let at = buf.length;
+      const put = (...bytes: number[]) => buf.set(bytes, (at -= bytes.length));
+      const varint = (n: number) => {
+        const out: number[] = [];
+        do {
+          out.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+          n >>>= 7;
+        } while (n);
+        return out;
+      };
+      put(0x0a, 0x01, 0x41); // name "A"
+      for (let i = 0; i < depth + 2; i++) put(i === depth + 1 ? 0x0a : i === depth ? 0x22 : 0x1a, ...varint(buf.length - at));
+      return buf.subarray(at);
+    }
+    const blobs = [nested(40_000), new Uint8Array(4096).map((_, i) => (i * 7919) & 0xff), new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])];
+    for (const blob of blobs) {
+      const r = await rest("POST", "/schemas:validate", { schema: { type: "PROTOCOL_BUFFER", compiledProtoSchema: compiled(Buffer.from(blob), "A") } });
+      expect([200, 400]).toContain(r.status);
+      if (r.status === 400) expect(r.json.error.message).toContain("schema.compiled_proto_schema.");
+    }
+    expect((await rest("POST", "/schemas:validate", { schema: { type: "PROTOCOL_BUFFER", compiledProtoSchema: compiled() } })).status).toBe(200);
+  }, T);
+
   test("revisions: a compatible commit, an incompatible one refused, rollback to the first; ValidateMessage against each revision", async () => {
     const { id, name, created } = await createCompiled();
     const v2 = await rest("POST", `/schemas/${id}:commit`, { schema: { type: "PROTOCOL_BUFFER", compiledProtoSchema: compiled(protoc(SHOP_FILES_V2, "shop/order.proto")) } });
