@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { deflateSync, inflateSync, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import { clientSuite } from "../helpers/client-suite.ts";
-import { PROJECT, unique } from "../helpers/emulator.ts";
+import { PROJECT, startTestEmulator, unique } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
 
 const T = 20_000;
@@ -190,3 +190,29 @@ describe("the REST-only transform methods", () => {
     expect(failed.json.transformedMessages[0].failedMessage.error.message).toContain("ZLIB decompression failed");
   }, T);
 });
+
+test("compression alone does not load the JavaScript engine (QuickJS stays out of a server that runs no UDF)", async () => {
+  const emu = await startTestEmulator();
+  try {
+    const id = unique("t");
+    const put = await fetch(`http://${emu.endpoint}/v1/projects/${PROJECT}/topics/${id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messageTransforms: [COMPRESS] }),
+    });
+    expect(put.status).toBe(200);
+    const sub = await fetch(`http://${emu.endpoint}/v1/projects/${PROJECT}/subscriptions/${unique("s")}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ topic: `projects/${PROJECT}/topics/${id}`, messageTransforms: [DECOMPRESS] }),
+    });
+    expect(sub.status).toBe(200);
+    const subName = (await sub.json()).name as string;
+    await emu.client().topic(id).publishMessage({ data: Buffer.from("no engine needed") });
+    const [m] = await receive(emu.client().subscription(subName.split("/").pop()!), 1);
+    expect(m.data.toString()).toBe("no engine needed");
+    expect(emu.broker.transformEngine).toBeNull();
+  } finally {
+    await emu.close();
+  }
+}, T);

@@ -12,7 +12,7 @@ import type { SubscriptionResource, TopicResource } from "../resources.ts";
 import type { Subscription } from "../subscription/subscription.ts";
 import type { Topic } from "../topic/topic.ts";
 import type { CompressionCodec, TransformEngine } from "./transform-engine.ts";
-import { compileTransforms, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
+import { compileTransforms, hasJavaScriptUdf, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export class TransformBindings {
   engine: TransformEngine | null = null;
@@ -65,11 +65,11 @@ export class TransformBindings {
     removed: (s) => this.setSubscription(s, null),
   };
 
-  /** Whether a resource has transforms the engine (not loaded yet) should run. */
+  /** Whether a resource has JavaScript UDFs the engine (not loaded yet) should run. */
   needsEngine(topics: Iterable<Topic>, subs: Iterable<Subscription>): boolean {
     if (this.engine || !this.load) return false;
-    for (const t of topics) if (t.config.messageTransforms?.length) return true;
-    for (const s of subs) if (s.config.messageTransforms?.length) return true;
+    for (const t of topics) if (hasJavaScriptUdf(t.config.messageTransforms)) return true;
+    for (const s of subs) if (hasJavaScriptUdf(s.config.messageTransforms)) return true;
     return false;
   }
 

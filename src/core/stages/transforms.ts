@@ -126,6 +126,10 @@ export class TransformChain {
   }
 }
 
+/** Whether a message_transforms list has a JavaScript UDF (only those need the engine loaded). */
+export const hasJavaScriptUdf = (list: unknown): boolean =>
+  Array.isArray(list) && list.some((t) => !!(t as TransformProto | null)?.javascriptUdf);
+
 /**
  * Validates a resource's message_transforms and, with an engine, compiles the enabled ones
  * (null when none is enabled, so a resource without transforms costs one null check).
