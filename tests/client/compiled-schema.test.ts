@@ -177,3 +177,17 @@ describe("ValidateSchema, ValidateMessage and the rules", () => {
     expect((await rest("POST", "/schemas:validateMessage", { name: `${name}@${created.revisionId}`, message: withNote, encoding: "JSON" })).status).toBe(400);
   }, T);
 });
+
+test("the 2026 HTTP rules: GET …/schemas/{s}:getIamPolicy (as discovery-based clients send it), POST :setIamPolicy and :testIamPermissions", async () => {
+  const { id } = await createCompiled();
+  const get = await rest("GET", `/schemas/${id}:getIamPolicy`);
+  expect(get.status).toBe(200);
+  expect(typeof get.json.etag).toBe("string");
+  const policy = { bindings: [{ role: "roles/pubsub.viewer", members: ["user:a@example.com"] }], etag: get.json.etag };
+  const set = await rest("POST", `/schemas/${id}:setIamPolicy`, { policy });
+  expect(set.status).toBe(200);
+  expect((await rest("GET", `/schemas/${id}:getIamPolicy`)).json.bindings).toEqual(policy.bindings);
+  const perms = await rest("POST", `/schemas/${id}:testIamPermissions`, { permissions: ["pubsub.schemas.get"] });
+  expect(perms.status).toBe(200);
+  expect((await rest("GET", `/schemas/${unique("sch")}:getIamPolicy`)).status).toBe(404);
+}, T);
