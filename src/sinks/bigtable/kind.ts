@@ -12,6 +12,7 @@ import type { Delivery } from "../../core/message.ts";
 import type { SubscriptionResource } from "../../core/resources.ts";
 import type { Subscription } from "../../core/subscription/subscription.ts";
 import { timestampFromMillis } from "../../core/kinds/bigquery/values.ts";
+import { metadataAttributes } from "../../core/kinds/metadata-attributes.ts";
 import type { BigtableClient, RowMutation, SetCell } from "./client.ts";
 import { mappedRow } from "./column-mapping.ts";
 
@@ -50,7 +51,7 @@ export function rowFor(subscription: string, d: Delivery, c: BigtableConfigView,
     meta("subscription_name", subscription),
     meta("message_id", m.id),
     meta("publish_time", String(timestampFromMillis(m.publishTime))),
-    meta("attributes", JSON.stringify(m.attributes)),
+    meta("attributes", JSON.stringify(metadataAttributes(m))),
   );
   return row;
 }
