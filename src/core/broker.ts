@@ -40,7 +40,7 @@ import { MemoryStore } from "./store/memory-store.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import { Subscription, type SubscriptionView } from "./subscription/subscription.ts";
 import { Topic } from "./topic/topic.ts";
-import type { TransformEngine } from "./stages/transform-engine.ts";
+import type { CompressionCodec, TransformEngine } from "./stages/transform-engine.ts";
 import { transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./stages/transforms.ts";
 import { deliveryStages, publishStages, runPublishStages, type PublishBatch } from "./stages/stages.ts";
 
@@ -74,6 +74,8 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
    * stored but never run.
    */
   transforms?: () => Promise<TransformEngine>;
+  /** ZLIB and Zstandard for the Compression transform (node:zlib's, given by the server). */
+  compression?: CompressionCodec;
   /** Per-project resource limits; the real service's where not given. */
   quotas?: Partial<ProjectQuotas>;
   /**
@@ -107,7 +109,7 @@ export class Broker {
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
-    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now());
+    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now(), o.compression ?? null);
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;

@@ -25,6 +25,7 @@ import { CloudStorageKind } from "../sinks/storage/kind.ts";
 import { storageTarget } from "../sinks/storage/targets.ts";
 import { ImportLedger } from "../ingest/ledger.ts";
 import { StorageImports } from "../ingest/storage-imports.ts";
+import { nodeCompression } from "../transforms/compression-codec.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -100,6 +101,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     memory,
     // QuickJS and its wasm load with the first resource that has transforms.
     transforms: () => import("../transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
+    compression: nodeCompression,
     quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
