@@ -40,8 +40,8 @@ import { MemoryStore } from "./store/memory-store.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import { Subscription, type SubscriptionView } from "./subscription/subscription.ts";
 import { Topic } from "./topic/topic.ts";
-import type { CompressionCodec, TransformEngine } from "./stages/transform-engine.ts";
-import { transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./stages/transforms.ts";
+import type { AiInferenceCaller, CompressionCodec, TransformEngine } from "./stages/transform-engine.ts";
+import { transformAtPublishAsync, transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./stages/transforms.ts";
 import { deliveryStages, publishStages, runPublishStages, type PublishBatch } from "./stages/stages.ts";
 
 export type { PullHandle } from "./delivery/pull.ts";
@@ -76,6 +76,8 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
   transforms?: () => Promise<TransformEngine>;
   /** ZLIB and Zstandard for the Compression transform (node:zlib's, given by the server). */
   compression?: CompressionCodec;
+  /** Calls the models of ai_inference transforms (--ai-inference-endpoint); without it they pass messages on. */
+  inference?: AiInferenceCaller;
   /** Per-project resource limits; the real service's where not given. */
   quotas?: Partial<ProjectQuotas>;
   /**
@@ -106,10 +108,12 @@ export class Broker {
   private observers = new ObserverSet();
   private transforms: TransformBindings;
   private wake: CausalWake | null;
+  /** Per topic, the last asynchronous Publish: the next one waits for it, so publishes are stored in the order they came. */
+  private publishTails = new Map<string, Promise<unknown>>();
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
-    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now(), o.compression ?? null);
+    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now(), o.compression ?? null, o.inference ?? null);
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
@@ -141,7 +145,7 @@ export class Broker {
       retention,
       this.expirations,
       deliveryStages<Subscription>([
-        { name: "transforms", of: (s) => (s.config.messageTransforms?.length ? transformDeliveryStage(() => s.transform) : null) },
+        { name: "transforms", of: (s) => (s.config.messageTransforms?.length ? transformDeliveryStage(() => s.transform, this.transforms.callsModel(s.config.messageTransforms)) : null) },
       ]),
       this.deliveries,
       this.iam.lifecycle,
@@ -311,6 +315,43 @@ export class Broker {
     return topic.publish(messages, sizes, this.clock.now());
   }
 
+  /** Whether a topic's Publish must go through publishAsync (its transforms call a model). */
+  publishesAsync(topicName: string): boolean {
+    const t = this.transforms.asyncTopics;
+    return t.size !== 0 && t.has(topicName);
+  }
+
+  /**
+   * Publish to a topic whose transforms call a model: the request is checked at once, its
+   * messages' chains run concurrently, then what they made goes through the other stages and is
+   * stored. Publishes to one topic are stored in the order they came (each waits for the one
+   * before), so ordering keys keep their order across concurrent Publish calls.
+   */
+  publishAsync(topicName: string, messages: readonly MessageInput[], requestBytes?: number): Promise<string[]> {
+    this.topic(topicName);
+    const sizes = checkPublish(messages, requestBytes);
+    const before = this.publishTails.get(topicName);
+    const run = before ? before.then(() => this.publishTransformed(topicName, messages, sizes)) : this.publishTransformed(topicName, messages, sizes);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.publishTails.set(topicName, tail);
+    void tail.then(() => {
+      if (this.publishTails.get(topicName) === tail) this.publishTails.delete(topicName);
+    });
+    return run;
+  }
+
+  private async publishTransformed(topicName: string, messages: readonly MessageInput[], sizes: number[]): Promise<string[]> {
+    const chain = this.transforms.topicChain(topicName);
+    const topic = this.topic(topicName);
+    if (!chain?.async) return this.publishStaged(topic, { messages, sizes, filtered: [] });
+    const t = await transformAtPublishAsync(chain, messages, this.clock.now());
+    // The topic may have gone (or come again) while the models answered: what is there now is used.
+    return this.publishStaged(this.topic(topicName), { messages: t.kept, sizes: t.sizes, filtered: t.filtered }, "transforms");
+  }
+
   /** Publish is refused past the memory budget. */
   private admit(sizes: readonly number[]): void {
     let bytes = 0;
@@ -323,8 +364,9 @@ export class Broker {
    * out is acknowledged with an id taken from the same sequence that is never stored, so ids stay
    * unique.
    */
-  private publishStaged(topic: SubTopic, batch: PublishBatch): string[] {
-    const { messages, sizes, filtered } = runPublishStages(topic.stages, batch, this.clock.now());
+  private publishStaged(topic: SubTopic, batch: PublishBatch, done?: string): string[] {
+    const stages = done ? topic.stages.filter((s) => s.name !== done) : topic.stages;
+    const { messages, sizes, filtered } = runPublishStages(stages, batch, this.clock.now());
     let stored: string[] = [];
     if (messages.length > 0) {
       this.admit(sizes);

@@ -41,6 +41,37 @@ export interface Config {
   projectQuotas: Partial<ProjectQuotas>;
   /** The gRPC server on the shared port: our own on our own HTTP/2 ("raw"), our own over node:http2 ("lean") or @grpc/grpc-js's. */
   grpcServer: "lean" | "raw" | "grpc-js";
+  /** Where ai_inference transforms send their requests: `URL` (every endpoint) or `ENDPOINT_NAME=URL`; none = pass-through. */
+  aiInferenceEndpoints: string[];
+  /** Most time one model request may take before its message fails. */
+  aiInferenceTimeoutMs: number;
+}
+
+/** One --ai-inference-endpoint entry: the Vertex AI endpoint name it serves (null: every one) and where to send. */
+export interface InferenceRoute {
+  name: string | null;
+  url: URL;
+}
+
+const ENDPOINT_NAME = /^projects\/[^/=\s]+\/locations\/[^/=\s]+\/(endpoints\/[^/=\s]+|publishers\/[^/=\s]+\/models\/[^/=\s]+)$/;
+
+/** Reads `URL` or `projects/…/endpoints/E=URL` (or `…/publishers/P/models/M=URL`); the URL must be http(s). */
+export function inferenceRoute(entry: string): InferenceRoute {
+  const eq = entry.indexOf("=");
+  const named = eq > 0 && !/^https?:/i.test(entry);
+  const name = named ? entry.slice(0, eq) : null;
+  const raw = named ? entry.slice(eq + 1) : entry;
+  if (name !== null && !ENDPOINT_NAME.test(name)) {
+    throw new Error(`--ai-inference-endpoint: "${name.slice(0, 200)}" is not projects/P/locations/L/endpoints/E or projects/P/locations/L/publishers/P/models/M`);
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`--ai-inference-endpoint: "${raw.slice(0, 200)}" is not a URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`--ai-inference-endpoint: ${url.protocol} URLs are not supported; use http or https`);
+  return { name, url };
 }
 
 export interface Option {
@@ -259,6 +290,25 @@ export const OPTIONS: Option[] = [
       c.grpcServer = v;
     },
   },
+  {
+    flag: "--ai-inference-endpoint",
+    env: "PUBSUB_AI_INFERENCE_ENDPOINT",
+    default: "",
+    help: "where ai_inference transforms send their requests: URL, or ENDPOINT_NAME=URL for one Vertex AI endpoint (projects/P/locations/L/endpoints/E); repeatable, or several separated by spaces; none = ai_inference passes messages through",
+    apply(c, v) {
+      for (const entry of v.split(/\s+/).filter(Boolean)) {
+        inferenceRoute(entry);
+        c.aiInferenceEndpoints.push(entry);
+      }
+    },
+  },
+  {
+    flag: "--ai-inference-timeout-ms",
+    env: "PUBSUB_AI_INFERENCE_TIMEOUT_MS",
+    default: "30000",
+    help: "most time one ai_inference request may take; past it the message fails as a failing transform does",
+    apply: (c, v) => (c.aiInferenceTimeoutMs = int("--ai-inference-timeout-ms", 10, 600_000)(v)),
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -284,6 +334,8 @@ export const DEFAULTS: Config = {
   bigtableEmulatorHost: "",
   projectQuotas: {},
   grpcServer: "raw",
+  aiInferenceEndpoints: [],
+  aiInferenceTimeoutMs: 30_000,
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */
@@ -301,7 +353,7 @@ export const findOption = (flag: string): Option | undefined => OPTIONS.find((x)
 
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */
 export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
-  const c: Config = { ...DEFAULTS, provision: [] };
+  const c: Config = { ...DEFAULTS, provision: [], aiInferenceEndpoints: [] };
   for (const o of OPTIONS) for (const v of envValues(o, env)) o.apply(c, v);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];

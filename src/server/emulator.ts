@@ -1,7 +1,7 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
 import { Broker } from "../core/broker.ts";
 import type { Store } from "../core/store/store.ts";
-import { DEFAULTS, type Config } from "../runtime/config.ts";
+import { DEFAULTS, inferenceRoute, type Config } from "../runtime/config.ts";
 import { Counters } from "../admin/counters.ts";
 import { withFaults } from "../rpc/middleware/with-faults.ts";
 import { FaultRegistry } from "../rpc/middleware/faults.ts";
@@ -26,6 +26,7 @@ import { storageTarget } from "../sinks/storage/targets.ts";
 import { ImportLedger } from "../ingest/ledger.ts";
 import { StorageImports } from "../ingest/storage-imports.ts";
 import { nodeCompression } from "../transforms/compression-codec.ts";
+import { HttpInferenceCaller } from "../transforms/ai-inference.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -102,6 +103,8 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     // QuickJS and its wasm load with the first resource that has transforms.
     transforms: () => import("../transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
     compression: nodeCompression,
+    // Without --ai-inference-endpoint, ai_inference transforms pass messages through.
+    inference: c.aiInferenceEndpoints.length ? new HttpInferenceCaller(c.aiInferenceEndpoints.map(inferenceRoute), c.aiInferenceTimeoutMs) : undefined,
     quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);

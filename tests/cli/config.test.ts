@@ -25,6 +25,8 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--storage-dir": { value: "/tmp/gcs", expect: { storageDir: "/tmp/gcs" } },
   "--storage-emulator-host": { value: "http://localhost:4443", expect: { storageEmulatorHost: "http://localhost:4443" } },
   "--grpc-server": { value: "grpc-js", expect: { grpcServer: "grpc-js" } },
+  "--ai-inference-endpoint": { value: "http://127.0.0.1:9000", expect: { aiInferenceEndpoints: ["http://127.0.0.1:9000"] } },
+  "--ai-inference-timeout-ms": { value: "2500", expect: { aiInferenceTimeoutMs: 2500 } },
 };
 
 const envName = (env: string) => env.replace("<N>", "1");

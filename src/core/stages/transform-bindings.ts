@@ -11,20 +11,29 @@ import { parseProject } from "../rules/names.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
 import type { Subscription } from "../subscription/subscription.ts";
 import type { Topic } from "../topic/topic.ts";
-import type { CompressionCodec, TransformEngine } from "./transform-engine.ts";
-import { compileTransforms, hasJavaScriptUdf, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
+import type { AiInferenceCaller, CompressionCodec, TransformEngine } from "./transform-engine.ts";
+import { compileTransforms, hasAiInference, hasJavaScriptUdf, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export class TransformBindings {
   engine: TransformEngine | null = null;
   /** Each topic's enabled transforms; absent for a topic without any. */
   private topicChains = new Map<string, TransformChain>();
+  /** The topics whose chain calls a model: their Publish runs asynchronously (broker.publishAsync). */
+  readonly asyncTopics = new Set<string>();
 
   constructor(
     readonly load: (() => Promise<TransformEngine>) | null,
     private now: () => number,
     /** The Compression transform's codec; without it compression steps pass messages on. */
     readonly compression: CompressionCodec | null = null,
+    /** Calls the models of ai_inference transforms; without it they pass messages on. */
+    readonly inference: AiInferenceCaller | null = null,
   ) {}
+
+  /** Whether a resource's transforms call a model (so its chain runs asynchronously). */
+  callsModel(list: readonly unknown[] | undefined): boolean {
+    return this.inference !== null && hasAiInference(list);
+  }
 
   /** Compiles a create's or an update's transforms (INVALID_ARGUMENT on a bad one). */
   compile(list: readonly unknown[] | undefined, field?: string): TransformChain | null {
@@ -49,6 +58,8 @@ export class TransformBindings {
     if (old !== chain) old?.dispose();
     if (chain) this.topicChains.set(name, chain);
     else this.topicChains.delete(name);
+    if (chain?.async) this.asyncTopics.add(name);
+    else this.asyncTopics.delete(name);
   }
 
   setSubscription(sub: Subscription, chain: TransformChain | null): void {

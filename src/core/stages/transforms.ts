@@ -8,7 +8,7 @@ import { echo } from "../bounded.ts";
 import { PubSubError, invalid } from "../errors.ts";
 import { checkMessage } from "../rules/limits.ts";
 import type { MessageInput, StoredMessage } from "../message.ts";
-import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, CompressionCodec } from "./transform-engine.ts";
+import type { AiInferenceCaller, CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome, CompressionCodec } from "./transform-engine.ts";
 import { checkCompression, compressionStep, type CompressionProto } from "./compression.ts";
 
 export const TRANSFORM_LIMITS = {
@@ -20,7 +20,7 @@ export const TRANSFORM_LIMITS = {
 
 interface TransformProto {
   javascriptUdf?: { functionName?: string; code?: string } | null;
-  aiInference?: unknown;
+  aiInference?: { endpoint?: string; unstructuredInference?: { parameters?: unknown } | null } | null;
   compression?: CompressionProto | null;
   enabled?: boolean;
   disabled?: boolean;
@@ -33,20 +33,23 @@ const RESERVED = new Set(
     "implements interface package private protected public await arguments eval undefined").split(" "),
 );
 
-/** What compiles a chain: the UDF engine and the compression codec, each null until the server gives it. */
+/** What compiles a chain: the UDF engine, the compression codec and the model caller, each null until the server gives it. */
 export interface TransformRuntime {
   readonly engine: TransformEngine | null;
   readonly compression: CompressionCodec | null;
+  readonly inference: AiInferenceCaller | null;
 }
 
 /**
- * One step: a compiled UDF, a compression, or an ai_inference transform (passed through: no
- * Vertex AI here). A step whose runtime is missing (udf null) passes the message on.
+ * One step: a compiled UDF, a compression, or an ai_inference transform (`later`: a model call,
+ * only on the asynchronous path, applyAsync). A step whose runtime is missing (udf and later
+ * null) passes the message on.
  */
 export interface TransformStep {
   readonly name: string;
   readonly kind: "javascript_udf" | "ai_inference" | "compression";
   readonly udf: CompiledUdf | null;
+  readonly later?: ((message: UdfMessage) => Promise<UdfOutcome>) | null;
   failures: number;
 }
 
@@ -63,28 +66,48 @@ export class TransformChain {
   transformed = 0;
   filtered = 0;
   failed = 0;
+  /** Whether a step calls a model: such a chain runs on the asynchronous path (applyAsync). */
+  readonly async: boolean;
 
-  constructor(readonly steps: readonly TransformStep[]) {}
+  constructor(readonly steps: readonly TransformStep[]) {
+    this.async = steps.some((s) => !!s.later);
+  }
 
-  /** Runs the enabled steps in order; a filter or a failure stops the chain. */
+  /** Runs the enabled synchronous steps in order (a model call passes the message on); a filter or a failure stops the chain. */
   apply(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult {
     let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
     for (const step of this.steps) {
       if (!step.udf) continue;
       const out = step.udf.run(message, meta);
-      if (!out.ok) {
-        step.failures++;
-        this.failed++;
-        return { kind: "failed", step: step.name, error: out.error };
-      }
-      if (out.message === null) {
-        this.filtered++;
-        return { kind: "filtered" };
-      }
+      if (!out.ok || out.message === null) return this.stopped(step, out);
       message = out.message;
     }
     this.transformed++;
     return { kind: "message", data: message.data, attributes: message.attributes };
+  }
+
+  /** apply with the model calls, each awaited at its place in the order. */
+  async applyAsync(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): Promise<ChainResult> {
+    let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
+    for (const step of this.steps) {
+      const out = step.udf ? step.udf.run(message, meta) : step.later ? await step.later(message) : null;
+      if (!out) continue;
+      if (!out.ok || out.message === null) return this.stopped(step, out);
+      message = out.message;
+    }
+    this.transformed++;
+    return { kind: "message", data: message.data, attributes: message.attributes };
+  }
+
+  /** A step that failed or filtered: counted, and the chain's result. */
+  private stopped(step: TransformStep, out: UdfOutcome): ChainResult {
+    if (!out.ok) {
+      step.failures++;
+      this.failed++;
+      return { kind: "failed", step: step.name, error: out.error };
+    }
+    this.filtered++;
+    return { kind: "filtered" };
   }
 
   /**
@@ -130,12 +153,16 @@ export class TransformChain {
 export const hasJavaScriptUdf = (list: unknown): boolean =>
   Array.isArray(list) && list.some((t) => !!(t as TransformProto | null)?.javascriptUdf);
 
+/** Whether a message_transforms list has an enabled ai_inference transform (its chain runs asynchronously when a caller is given). */
+export const hasAiInference = (list: unknown): boolean =>
+  Array.isArray(list) && list.some((t) => !!(t as TransformProto | null)?.aiInference && !(t as TransformProto).disabled);
+
 /**
  * Validates a resource's message_transforms and, with an engine, compiles the enabled ones
  * (null when none is enabled, so a resource without transforms costs one null check).
  */
 export function compileTransforms(list: readonly unknown[] | undefined, runtime: TransformRuntime, field = "message_transforms"): TransformChain | null {
-  const { engine, compression } = runtime;
+  const { engine, compression, inference } = runtime;
   if (!list || list.length === 0) return null;
   const names = new Set<string>();
   const steps: TransformStep[] = [];
@@ -161,9 +188,12 @@ export function compileTransforms(list: readonly unknown[] | undefined, runtime:
       return;
     }
     if (!udf) {
-      const endpoint = (t.aiInference as { endpoint?: string }).endpoint ?? "";
+      const ai = t.aiInference!;
+      const endpoint = ai.endpoint ?? "";
       if (endpoint === "") throw invalid(`${at}.ai_inference.endpoint is required.`);
-      if (on) steps.push({ name: `ai_inference[${i}]`, kind: "ai_inference", udf: null, failures: 0 });
+      const spec = { endpoint, parameters: ai.unstructuredInference?.parameters ?? null };
+      const later = inference ? (m: UdfMessage) => inference.infer(spec, m) : null;
+      if (on) steps.push({ name: `ai_inference[${i}]`, kind: "ai_inference", udf: null, later, failures: 0 });
       return;
     }
     const name = udf.functionName ?? "";
@@ -225,13 +255,29 @@ export function udfMetadata(messageId: string | undefined, publishTime: number, 
  * checked against the message limits, named by its index in the request), and the indexes
  * filtered out.
  */
-export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): { kept: MessageInput[]; sizes: number[]; filtered: number[] } {
+export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): TransformedBatch {
+  return collect(messages, (m) => chain.apply(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey)));
+}
+
+/** transformAtPublish for a chain with model calls: the messages' chains run concurrently, the results keep the request's order. */
+export async function transformAtPublishAsync(chain: TransformChain, messages: readonly MessageInput[], now: number): Promise<TransformedBatch> {
+  const results = await Promise.all(messages.map((m) => chain.applyAsync(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey))));
+  return collect(messages, (_, i) => results[i]);
+}
+
+export interface TransformedBatch {
+  kept: MessageInput[];
+  sizes: number[];
+  filtered: number[];
+}
+
+function collect(messages: readonly MessageInput[], result: (m: MessageInput, i: number) => ChainResult): TransformedBatch {
   const kept: MessageInput[] = [];
   const sizes: number[] = [];
   const filtered: number[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    const r = chain.apply(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey));
+    const r = result(m, i);
     if (r.kind === "failed") {
       throw invalid(`Message transform "${r.step}" failed on messages[${i}]: ${r.error}`);
     }
@@ -269,14 +315,28 @@ export function transformPublishStage(chain: () => TransformChain | undefined | 
   };
 }
 
-/** The "transforms" delivery stage: the subscription's chain, run on a message's first delivery. */
-export function transformDeliveryStage(chain: () => TransformChain | null): DeliveryStage {
-  return {
+/**
+ * The "transforms" delivery stage: the subscription's chain, run on a message's first delivery.
+ * With model calls (`async`) it also has `prepare`, which the subscription awaits before the
+ * message may be leased.
+ */
+export function transformDeliveryStage(chain: () => TransformChain | null, async = false): DeliveryStage {
+  const stage: DeliveryStage = {
     name: "transforms",
     apply(m) {
       const c = chain();
       if (!c) return m;
       const r = c.apply(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
+      return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
+    },
+  };
+  if (!async) return stage;
+  return {
+    ...stage,
+    async prepare(m) {
+      const c = chain();
+      if (!c) return m;
+      const r = await c.applyAsync(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
       return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
     },
   };
