@@ -382,7 +382,7 @@ export class Broker {
   }
 
   /** TestMessageTransforms: ad hoc transforms, or those of a topic or a subscription, traced on one message. */
-  testTransforms(project: string, message: MessageInput, source: { transforms?: unknown[]; topic?: string; subscription?: string }): ChainResult[] {
+  testTransforms(project: string, message: MessageInput, source: { transforms?: unknown[]; topic?: string; subscription?: string }): ChainResult[] | Promise<ChainResult[]> {
     return this.transforms.test(project, message, source, { topic: (n) => this.topic(n), subscription: (n) => this.subscription(n) });
   }
 

@@ -18,6 +18,8 @@ const E = "projects/p/locations/us-central1/endpoints/e";
 const DOWN = "projects/p/locations/us-central1/endpoints/down";
 const ERR = "projects/p/locations/us-central1/endpoints/err";
 const SLOW = "projects/p/locations/us-central1/endpoints/slow";
+const HUGE = "projects/p/locations/us-central1/endpoints/huge";
+const TEXT = "projects/p/locations/us-central1/endpoints/text";
 
 interface Seen {
   path: string;
@@ -36,6 +38,7 @@ const model = Bun.serve({
     if (path === "/fail") return new Response(JSON.stringify({ error: { code: 500, message: "model crashed" } }), { status: 500 });
     if (path === "/text") return new Response("not json at all");
     if (path === "/slow") return new Promise<Response>(() => {}); // never answers: the timeout ends it
+    if (path === "/huge") return new Response(`{"x":"${"a".repeat(10_000_001)}"}`);
     await Bun.sleep(Math.floor(Math.random() * 20));
     return Response.json({ predictions: [{ label: "greeting", n: body?.instances?.[0]?.n ?? null }], deployedModelId: "1" });
   },
@@ -48,7 +51,7 @@ afterAll(() => model.stop(true));
 
 const origin = `http://127.0.0.1:${model.port}`;
 const s = clientSuite({
-  aiInferenceEndpoints: [origin, `${DOWN}=http://127.0.0.1:${closedPort}/predict`, `${ERR}=${origin}/fail`, `${SLOW}=${origin}/slow`],
+  aiInferenceEndpoints: [origin, `${DOWN}=http://127.0.0.1:${closedPort}/predict`, `${ERR}=${origin}/fail`, `${SLOW}=${origin}/slow`, `${HUGE}=${origin}/huge`, `${TEXT}=${origin}/text`],
   aiInferenceTimeoutMs: 300,
 });
 
@@ -111,6 +114,8 @@ describe("at publish (a topic's transform)", () => {
       [DOWN, { instances: [] }, "could not be reached"],
       [ERR, { instances: [] }, "answered HTTP 500"],
       [SLOW, { instances: [] }, "did not answer within 300 ms"],
+      [HUGE, { instances: [] }, "exceeds 10000000 bytes"],
+      [TEXT, { instances: [] }, "answered something that is not JSON"],
       [E, "[1, 2]", "must be a JSON object"],
     ];
     for (const [endpoint, data, words] of cases) {
@@ -122,6 +127,23 @@ describe("at publish (a topic's transform)", () => {
     }
     const text = await topicWith([{ aiInference: { endpoint: "projects/p/locations/l/endpoints/t" } }]);
     expect((await failure(text.publishMessage({ data: Buffer.from("{not json") }))).message).toContain("not JSON");
+  }, T);
+});
+
+describe(":testMessageTransforms (gcloud pubsub message-transforms test)", () => {
+  test("traces a UDF then the model call, each step's result in order", async () => {
+    const res = await fetch(`http://${s.emu.endpoint}/v1/projects/test-project:testMessageTransforms`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        message: { data: json({ instances: [{ n: 3 }] }).toString("base64") },
+        messageTransforms: { messageTransforms: [udf("same", "return message;"), { aiInference: { endpoint: E, unstructuredInference: { parameters: { p: 1 } } } }] },
+      }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(res.status).toBe(200);
+    const steps = (await res.json()).transformedMessages.map((t: { transformedMessage: { data: string } }) => JSON.parse(Buffer.from(t.transformedMessage.data, "base64").toString()));
+    expect(steps).toEqual([{ instances: [{ n: 3 }] }, { data: { instances: [{ n: 3 }] }, inference: { predictions: [{ label: "greeting", n: 3 }], deployedModelId: "1" } }]);
   }, T);
 });
 

@@ -103,7 +103,7 @@ export class TransformBindings {
     message: MessageInput,
     source: { transforms?: unknown[]; topic?: string; subscription?: string },
     find: { topic(name: string): unknown; subscription(name: string): Subscription },
-  ): ChainResult[] {
+  ): ChainResult[] | Promise<ChainResult[]> {
     parseProject(project);
     if (!this.engine) throw new PubSubError("UNIMPLEMENTED", "This emulator was started without a JavaScript engine for message transforms.");
     const meta = () => udfMetadata(undefined, this.now(), message.orderingKey);
@@ -112,10 +112,14 @@ export class TransformBindings {
     else if (source.subscription) chain = find.subscription(source.subscription).transform;
     else if (source.transforms?.length) {
       const adHoc = compileTransforms(source.transforms, this);
+      let traced: ChainResult[] | Promise<ChainResult[]> = [];
       try {
-        return adHoc ? adHoc.trace(message.data, message.attributes, meta()) : [];
+        traced = adHoc ? adHoc.trace(message.data, message.attributes, meta()) : [];
+        return traced;
       } finally {
-        adHoc?.dispose();
+        // A trace waiting for a model keeps its UDFs until it is done.
+        if (traced instanceof Promise) void traced.finally(() => adHoc?.dispose());
+        else adHoc?.dispose();
       }
     } else throw invalid("One of message_transforms, topic or subscription must be set.");
     return chain ? chain.trace(message.data, message.attributes, meta()) : [];

@@ -112,25 +112,31 @@ export class TransformChain {
 
   /**
    * One result per enabled step, as TestMessageTransforms answers: the message after each step,
-   * stopping after a filter or a failure. Counts nothing (a test is not traffic).
+   * stopping after a filter or a failure. Counts nothing (a test is not traffic). A promise when
+   * a model call is reached (the steps before it ran at once).
    */
-  trace(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult[] {
+  trace(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult[] | Promise<ChainResult[]> {
     let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
     const out: ChainResult[] = [];
-    for (const step of this.steps) {
-      const r = step.udf ? step.udf.run(message, meta) : { ok: true as const, message };
-      if (!r.ok) {
-        out.push({ kind: "failed", step: step.name, error: r.error });
-        break;
+    const record = (step: TransformStep, r: UdfOutcome): boolean => {
+      if (!r.ok) out.push({ kind: "failed", step: step.name, error: r.error });
+      else if (r.message === null) out.push({ kind: "filtered" });
+      else {
+        message = r.message;
+        out.push({ kind: "message", data: message.data, attributes: message.attributes });
+        return true;
       }
-      if (r.message === null) {
-        out.push({ kind: "filtered" });
-        break;
+      return false;
+    };
+    const from = (first: number): ChainResult[] | Promise<ChainResult[]> => {
+      for (let i = first; i < this.steps.length; i++) {
+        const step = this.steps[i];
+        if (!step.udf && step.later) return step.later(message).then((r) => (record(step, r) ? from(i + 1) : out));
+        if (!record(step, step.udf ? step.udf.run(message, meta) : { ok: true, message })) break;
       }
-      message = r.message;
-      out.push({ kind: "message", data: message.data, attributes: message.attributes });
-    }
-    return out;
+      return out;
+    };
+    return from(0);
   }
 
   /** Frees the compiled UDFs (the engine's heap is bounded): called when the chain is replaced or its resource goes. */
