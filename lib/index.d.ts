@@ -44,6 +44,9 @@ export interface StartOptions {
   /** `topics=100,snapshots=10`. */
   projectQuotas?: string;
   grpcServer?: "raw" | "lean" | "grpc-js";
+  /** Where ai_inference transforms send requests: `URL`, or `projects/P/locations/L/endpoints/E=URL`; several as an array. */
+  aiInferenceEndpoint?: string | string[];
+  aiInferenceTimeoutMs?: number;
   /** Under Node: how long to wait for the child's ready line before failing; default 30000. */
   startTimeoutMs?: number;
 }

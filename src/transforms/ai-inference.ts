@@ -83,14 +83,24 @@ export class HttpInferenceCaller implements AiInferenceCaller {
     if (typeof original !== "object" || original === null || Array.isArray(original)) {
       return failed("the message data must be a JSON object: the request to the model");
     }
-    const request = Object.assign(Object.create(null), parametersOf(spec.parameters), original);
+    let body: string;
+    try {
+      body = JSON.stringify(Object.assign(Object.create(null), parametersOf(spec.parameters), original));
+    } catch (e) {
+      return failed(`the request could not be built: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
+    }
     let gate = this.gates.get(url);
     if (!gate) this.gates.set(url, (gate = new Gate()));
-    const answer = await gate.run(() => this.post(url, JSON.stringify(request)));
+    const answer = await gate.run(() => this.post(url, body));
     if (answer === "full") return failed(`more than ${INFERENCE_LIMITS.queued} requests wait for ${url}`);
     if (typeof answer === "string") return failed(answer);
-    const data = encoder.encode(JSON.stringify({ data: original, inference: answer.json }));
-    return { ok: true, message: { data, attributes: message.attributes } };
+    try {
+      const data = encoder.encode(JSON.stringify({ data: original, inference: answer.json }));
+      return { ok: true, message: { data, attributes: message.attributes } };
+    } catch (e) {
+      // JSON nested deeper than the stack (RangeError): the answer cannot be carried.
+      return failed(`the model's answer could not be added to the message: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
+    }
   }
 
   /** One POST: the answer's JSON, or why there is none. */

@@ -11,7 +11,8 @@ import type { CreateSubscriptionOptions, Topic } from "@google-cloud/pubsub";
 import { clientSuite } from "../helpers/client-suite.ts";
 import { unique } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
-import { loadConfig } from "../../src/runtime/config.ts";
+import { inferenceRoute, loadConfig } from "../../src/runtime/config.ts";
+import { HttpInferenceCaller, INFERENCE_LIMITS } from "../../src/transforms/ai-inference.ts";
 
 const T = 20_000;
 const E = "projects/p/locations/us-central1/endpoints/e";
@@ -26,6 +27,8 @@ interface Seen {
   body: any;
 }
 const seen: Seen[] = [];
+let inFlight = 0;
+let maxInFlight = 0;
 
 /** Answers like a Vertex AI rawPredict: the request echoed into predictions, after a small random delay (answers overtake each other). */
 const model = Bun.serve({
@@ -38,6 +41,12 @@ const model = Bun.serve({
     if (path === "/fail") return new Response(JSON.stringify({ error: { code: 500, message: "model crashed" } }), { status: 500 });
     if (path === "/text") return new Response("not json at all");
     if (path === "/slow") return new Promise<Response>(() => {}); // never answers: the timeout ends it
+    if (path === "/count") {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      await Bun.sleep(30);
+      inFlight--;
+      return Response.json({ ok: true });
+    }
     if (path === "/huge") return new Response(`{"x":"${"a".repeat(10_000_001)}"}`);
     await Bun.sleep(Math.floor(Math.random() * 20));
     return Response.json({ predictions: [{ label: "greeting", n: body?.instances?.[0]?.n ?? null }], deployedModelId: "1" });
@@ -192,6 +201,25 @@ describe("at delivery (a subscription's transform)", () => {
     const got = (await receive(sub, n, { ms: 10_000 })).map((m) => JSON.parse(m.data.toString()).inference.predictions[0].n as number);
     expect(got.filter((x) => x % 2 === 0)).toEqual(Array.from({ length: n }, (_, i) => i).filter((x) => x % 2 === 0));
     expect(got.filter((x) => x % 2 === 1)).toEqual(Array.from({ length: n }, (_, i) => i).filter((x) => x % 2 === 1));
+  }, T);
+});
+
+describe("the model caller", () => {
+  const caller = new HttpInferenceCaller([inferenceRoute(`${origin}/count`)], 5000);
+  const message = (text: string) => ({ data: Buffer.from(text), attributes: {} });
+
+  test(`at most ${INFERENCE_LIMITS.concurrency} requests in flight to one URL; the others wait their turn and all are answered`, async () => {
+    maxInFlight = 0;
+    const outs = await Promise.all(Array.from({ length: 30 }, () => caller.infer({ endpoint: E, parameters: null }, message("{}"))));
+    expect(outs.every((o) => o.ok)).toBe(true);
+    expect(maxInFlight).toBeLessThanOrEqual(INFERENCE_LIMITS.concurrency);
+    expect(maxInFlight).toBeGreaterThan(1);
+  }, T);
+
+  test("data nested past what JSON can carry fails the message, never throws", async () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    const out = await caller.infer({ endpoint: E, parameters: null }, message(`{"a":${deep}}`));
+    expect(out.ok).toBe(false);
   }, T);
 });
 
