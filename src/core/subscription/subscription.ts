@@ -356,7 +356,7 @@ export class Subscription {
       }
       if (this.stage !== null && e.shown === null) {
         if (this.stage.prepare) {
-          if (!e.preparing && this.preparations >= MAX_PREPARING) {
+          if (this.preparations >= MAX_PREPARING) {
             this.backlog.untake(e);
             break;
           }
@@ -416,11 +416,11 @@ export class Subscription {
   /**
    * A message taken for its first delivery waits outside the queues while the stage prepares it
    * (a model call); when that settles it is delivered, or filtered or failed as runStage would.
-   * One already being prepared (a seek put it back meanwhile) is only set aside again.
+   * A seek puts set-aside entries back in the queues and clears their token: the answer that
+   * comes later is disregarded, and the entry is prepared again when it is taken again.
    */
   private setAside(stage: DeliveryStage, e: Entry): void {
     this.backlog.setAside(e);
-    if (e.preparing) return;
     const token = (e.preparing = ++this.lastToken);
     this.preparations++;
     stage.prepare!(e.msg).then(
