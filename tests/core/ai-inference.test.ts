@@ -68,6 +68,18 @@ describe("at publish", () => {
     expect(texts(await pullNow(broker, sub))).toEqual(["Z"]);
   });
 
+  test("a topic deleted while its model answers: the Publish is NOT_FOUND and stores nothing", async () => {
+    const { broker, model } = fixture();
+    const topic = makeTopic(broker, { messageTransforms: AI });
+    const p = track(broker.publishAsync(topic, [msg("late")]));
+    await flush();
+    broker.deleteTopic(topic);
+    model.answer(0);
+    await flush();
+    expect((p.error as { code: string }).code).toBe("NOT_FOUND");
+    expect(broker.publishesAsync(topic)).toBe(false);
+  });
+
   test("without a model caller the transform passes messages through on the synchronous path", async () => {
     const { broker } = setup();
     const topic = makeTopic(broker, { messageTransforms: AI });
