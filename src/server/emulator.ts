@@ -9,7 +9,7 @@ import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
 import type { RawServer } from "../grpc/h2/server.ts";
 import { MAX_MESSAGE } from "../grpc/methods.ts";
-import { HealthState } from "../grpc/std/health.ts";
+import { HealthState } from "../grpc/std/health-state.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { createRpcTable } from "../rpc/table.ts";
 import { httpSurfaces, lazyPush } from "./lazy-surfaces.ts";

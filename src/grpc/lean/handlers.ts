@@ -11,7 +11,7 @@ import type { CallContext, ProtoObject, RpcTable, StreamHandle, UnaryRpc } from 
 import { withFrame } from "../framed.ts";
 import { checkDecoded } from "../malformed.ts";
 import { Code, statusOf, type GrpcStatus } from "../status.ts";
-import type { StdMethod } from "../std/method.ts";
+import { whenLoaded, type StdMethod } from "../std/contract.ts";
 import type { Call } from "./call.ts";
 
 const OK: GrpcStatus = { code: Code.OK, details: "" };
@@ -110,18 +110,12 @@ export function serveStreamingPull(call: Call, codec: Codec, table: RpcTable): v
   );
 }
 
+/** A standard service's call: its messages wait (in order) for the method's first load. */
 export function serveStd(call: Call, method: StdMethod): void {
-  const handler = method.open({
-    send(message) {
-      if (call.ended) return;
-      try {
-        call.send(withFrame(method.encode(message)));
-      } catch (e) {
-        call.finish(statusOf(e));
-      }
-    },
+  const handler = whenLoaded(method, {
+    send: (bytes) => void (call.ended || call.send(withFrame(bytes))),
     end: (status) => call.finish(status),
   });
   call.onCancel(() => handler.cancel());
-  call.read(method.decode, (req) => handler.message(req), () => handler.halfClose());
+  call.read((b) => b, (b) => handler.message(b as Buffer), () => handler.halfClose());
 }

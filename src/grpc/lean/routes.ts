@@ -13,7 +13,7 @@ import { Call, trailersOnly } from "./call.ts";
 import type { PartialBytes } from "./framing.ts";
 import { serveStd, serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
 import { HealthState, stdMethods } from "../std/index.ts";
-import { STD_MAX_REQUEST, type StdMethod } from "../std/method.ts";
+import { STD_MAX_REQUEST, type StdMethod } from "../std/contract.ts";
 
 type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined } | { std: StdMethod };
 

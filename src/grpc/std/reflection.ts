@@ -5,15 +5,11 @@
  * file or extension that is not there is an error_response NOT_FOUND and the stream goes on.
  */
 import { echo } from "../../core/bounded.ts";
-import { SERVICES } from "../../rpc/services.ts";
 import { Code } from "../status.ts";
 import { descriptors, type ProtoFile } from "./descriptors.ts";
-import { codec, Refusal, type Outbound, type StdCall, type StdMethod } from "./method.ts";
+import { codec } from "./codec.ts";
+import { Refusal, type Outbound, type StdCall, type StdHandler } from "./contract.ts";
 
-const REFLECTION = ["grpc.reflection.v1", "grpc.reflection.v1alpha"] as const;
-
-/** Every service on the port, as list_services names them. */
-export const LISTED_SERVICES = [...Object.values(SERVICES), "grpc.health.v1.Health", ...REFLECTION.map((p) => `${p}.ServerReflection`)];
 
 interface Request {
   host?: string;
@@ -29,7 +25,7 @@ type Answer = Record<string, unknown>;
 const notFound = (what: string): Answer => ({ errorResponse: { errorCode: Code.NOT_FOUND, errorMessage: echo(what, 256) } });
 
 /** The answers of one stream, which remembers the files it has sent. */
-function answerer(): (req: Request) => Answer {
+function answerer(services: readonly string[]): (req: Request) => Answer {
   const sent = new Set<ProtoFile>();
   const withDependencies = (file: ProtoFile): Answer => {
     const out: Buffer[] = [];
@@ -44,7 +40,7 @@ function answerer(): (req: Request) => Answer {
   };
   return (req) => {
     const d = descriptors();
-    if (req.listServices !== undefined) return { listServicesResponse: { service: LISTED_SERVICES.map((name) => ({ name })) } };
+    if (req.listServices !== undefined) return { listServicesResponse: { service: services.map((name) => ({ name })) } };
     if (req.fileByFilename !== undefined) {
       const file = d.files.get(req.fileByFilename);
       return file ? withDependencies(file) : notFound(`file not found: ${req.fileByFilename}`);
@@ -67,8 +63,8 @@ function answerer(): (req: Request) => Answer {
   };
 }
 
-function open(out: Outbound): StdCall {
-  const answer = answerer();
+function open(out: Outbound, services: readonly string[]): StdCall {
+  const answer = answerer(services);
   let ended = false;
   return {
     message(request) {
@@ -87,12 +83,7 @@ function open(out: Outbound): StdCall {
   };
 }
 
-export function reflectionMethods(): StdMethod[] {
-  return REFLECTION.map((pkg) => ({
-    path: `/${pkg}.ServerReflection/ServerReflectionInfo`,
-    requestStream: true,
-    responseStream: true,
-    ...codec(`${pkg}.ServerReflectionRequest`, `${pkg}.ServerReflectionResponse`),
-    open,
-  }));
+/** `services`: every service on the port, as list_services names them. */
+export function reflectionHandler(pkg: string, services: readonly string[]): StdHandler {
+  return { ...codec(`${pkg}.ServerReflectionRequest`, `${pkg}.ServerReflectionResponse`), open: (out) => open(out, services) };
 }

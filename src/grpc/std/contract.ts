@@ -1,11 +1,10 @@
 /**
  * The standard gRPC services' methods (health, reflection) in one shape every server carries:
- * the lean layer (lean/routes.ts, for raw and lean) and grpc-js (std/grpc-js.ts). Their codecs
- * are protobufjs types from descriptors.ts, made on the method's first call.
+ * the lean layer (lean/routes.ts, for raw and lean) and grpc-js (std/grpc-js.ts). A method is its
+ * path and shape; what serves it (codecs, handler, the descriptors) is loaded on its first call,
+ * with a literal import() each, so the compiled binary keeps them in chunks it reads only then.
  */
-import { echo } from "../../core/bounded.ts";
-import { Code, type GrpcStatus } from "../status.ts";
-import { descriptors } from "./descriptors.ts";
+import { Code, statusOf, type GrpcStatus } from "../status.ts";
 
 /** A request these services read is a name or two: past this it is refused, not echoed back. */
 export const STD_MAX_REQUEST = 64 * 1024;
@@ -24,40 +23,23 @@ export interface StdCall {
   cancel(): void;
 }
 
-export interface StdMethod {
-  path: string;
-  requestStream: boolean;
-  responseStream: boolean;
+export interface StdHandler {
   /** A request, or a Refusal when it is too large or does not decode (never throws). */
   decode(b: Buffer): unknown;
   encode(v: unknown): Uint8Array;
   open(out: Outbound): StdCall;
 }
 
+export interface StdMethod {
+  path: string;
+  requestStream: boolean;
+  responseStream: boolean;
+  load(): Promise<StdHandler>;
+}
+
 /** A request the codec refused: the call ends with this status. */
 export class Refusal {
   constructor(readonly status: GrpcStatus) {}
-}
-
-const TO_OBJECT = { longs: Number, enums: String, defaults: false, oneofs: true };
-
-/** A codec over the message type `name`, looked up on first use. */
-export function codec(requestType: string, responseType: string): Pick<StdMethod, "decode" | "encode"> {
-  return {
-    decode(b) {
-      if (b.length > STD_MAX_REQUEST) return new Refusal({ code: Code.RESOURCE_EXHAUSTED, details: `Received message larger than max (${b.length} vs. ${STD_MAX_REQUEST})` });
-      const type = descriptors().type(requestType);
-      try {
-        return type.toObject(type.decode(b), TO_OBJECT);
-      } catch (e) {
-        return new Refusal({ code: Code.INVALID_ARGUMENT, details: `The request could not be decoded as ${requestType}: ${echo((e as Error).message)}` });
-      }
-    },
-    encode(v) {
-      const type = descriptors().type(responseType);
-      return type.encode(type.fromObject(v as Record<string, unknown>)).finish();
-    },
-  };
 }
 
 /**
@@ -78,5 +60,37 @@ export function oneRequest(path: string, out: Outbound, handle: (request: unknow
       if (!got) out.end({ code: Code.UNIMPLEMENTED, details: `Received no request message for server streaming method ${path}` });
     },
     cancel: () => inner?.cancel(),
+  };
+}
+
+/** What a transport gives a standard call: encoded messages out, and the end. */
+export interface Wire {
+  send(bytes: Uint8Array): void;
+  end(status: GrpcStatus): void;
+}
+
+/**
+ * A call fed to its handler once the method is loaded, in the order the transport gave each
+ * event: request bytes are decoded, answers encoded, here.
+ */
+export function whenLoaded(method: StdMethod, wire: Wire): { message(b: Buffer): void; halfClose(): void; cancel(): void } {
+  const ready = method.load().then((h) => {
+    const out: Outbound = {
+      send(message) {
+        try {
+          wire.send(h.encode(message));
+        } catch (e) {
+          wire.end(statusOf(e));
+        }
+      },
+      end: (status) => wire.end(status),
+    };
+    return { h, call: h.open(out) };
+  });
+  ready.catch((e: unknown) => wire.end(statusOf(e)));
+  return {
+    message: (b) => void ready.then((r) => r.call.message(r.h.decode(b))),
+    halfClose: () => void ready.then((r) => r.call.halfClose()),
+    cancel: () => void ready.then((r) => r.call.cancel()),
   };
 }
