@@ -1,7 +1,7 @@
 /** Composition root: command line → config → provisioning → emulator → signal handling. */
 import { parseCommand, type Command } from "./cli/command.ts";
 import { loadConfig, type Config } from "./runtime/config.ts";
-import { log, setLogLevel } from "./runtime/log.ts";
+import { log, setLogFormat, setLogLevel } from "./runtime/log.ts";
 
 let command: Command;
 let config: Config;
@@ -18,6 +18,7 @@ try {
   process.exit(2);
 }
 setLogLevel(config.logLevel);
+setLogFormat(config.logFormat);
 for (const w of command.warnings) log.warn(w);
 
 if (command.verb === "env-init") {
@@ -40,7 +41,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     if (stopping) process.exit(1);
     stopping = true;
-    log.info(`${signal}: shutting down`);
+    log.info(`${signal}: shutting down`, { signal });
     await emulator?.stop();
     process.exit(0);
   });
@@ -61,8 +62,8 @@ const started = await startEmulator(config, (broker) => {
 });
 emulator = started;
 // The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it.
-console.log(`[pubsub] INFO: Server started, listening on ${started.port}`);
-if (config.project) log.info(`project ${config.project} (every project is served)`);
+log.ready(`[pubsub] INFO: Server started, listening on ${started.port}`, { port: started.port, host: config.host, grpcServer: config.grpcServer });
+if (config.project) log.info(`project ${config.project} (every project is served)`, { project: config.project });
 
 // One bad request or connection must not take down every client's emulator: log and go on.
 process.on("uncaughtException", (e) => log.error("uncaught exception", e));
