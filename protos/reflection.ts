@@ -32,6 +32,9 @@ type Desc = any;
 
 const ext = descriptorExt as unknown as { FileDescriptorProto: protobuf.Type & { create(o: object): Desc } };
 
+/** protoc's json_name of a field: `foo_bar` → `fooBar`. */
+const jsonName = (field: string) => field.replace(/_(.)/g, (_m, c: string) => c.toUpperCase()).replace(/_/g, "");
+
 /** protoc's name for a map field's entry type: `foo_bar` → `FooBarEntry`. */
 function mapEntryName(field: string): string {
   return field.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase()).replace(/_/g, "") + "Entry";
@@ -41,14 +44,15 @@ function mapEntryName(field: string): string {
  * What protobufjs' toDescriptor leaves unlike protoc, fixed in place: the extensions it mirrors
  * into the extended type (their names hold dots), type names relative to the scope (protoc writes
  * them fully qualified), map entries named `Field` instead of `FieldEntry` (descriptor validators
- * refuse those), proto3 `optional` not flagged, and extension and reserved ranges that end where
- * protobufjs ends them, inclusive (a descriptor's end is exclusive).
+ * refuse those), proto3 `optional` not flagged, no json_name, and extension and reserved ranges
+ * that end where protobufjs ends them, inclusive (a descriptor's end is exclusive).
  */
 function fixMessage(m: Desc, type: protobuf.Type): void {
   m.field = m.field.filter((f: Desc) => !f.name.includes("."));
   for (const r of [...m.extensionRange, ...m.reservedRange]) r.end += 1;
   for (const f of m.field) {
     if (f.proto3_optional) f.proto3Optional = true;
+    f.jsonName = jsonName(f.name);
     const field = type.fields[f.name]!;
     const entry = m.nestedType.find((n: Desc) => n.name === f.typeName && n.options?.mapEntry);
     if (entry) {
