@@ -88,9 +88,19 @@ export function whenLoaded(method: StdMethod, wire: Wire): { message(b: Buffer):
     return { h, call: h.open(out) };
   });
   ready.catch((e: unknown) => wire.end(statusOf(e)));
+  // A load that failed was answered above, once: the events after it have nothing to do.
+  const then = (fn: (r: Awaited<typeof ready>) => void) =>
+    void ready.then((r) => {
+      try {
+        fn(r);
+      } catch (e) {
+        // A bug: INTERNAL, counted, and the call ends rather than hangs.
+        wire.end(statusOf(e));
+      }
+    }, () => {});
   return {
-    message: (b) => void ready.then((r) => r.call.message(r.h.decode(b))),
-    halfClose: () => void ready.then((r) => r.call.halfClose()),
-    cancel: () => void ready.then((r) => r.call.cancel()),
+    message: (b) => then((r) => r.call.message(r.h.decode(b))),
+    halfClose: () => then((r) => r.call.halfClose()),
+    cancel: () => then((r) => r.call.cancel()),
   };
 }
