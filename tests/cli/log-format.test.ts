@@ -4,9 +4,9 @@
  * its exact text in `message`, so the patterns the Testcontainers modules wait for still match
  * the line. Text stays the default.
  */
-import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { resolve } from "node:path";
-import { log, setLogFormat } from "../../src/runtime/log.ts";
+import { log, setLogFormat, setLogLevel } from "../../src/runtime/log.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PUBSUB_")));
@@ -108,7 +108,12 @@ describe("a process started with --log-format json", () => {
 });
 
 describe("the JSON line", () => {
-  afterEach(() => setLogFormat("text"));
+  // In-process emulators of other files in this process set the level to silent; so do we, after.
+  beforeEach(() => setLogLevel("info"));
+  afterEach(() => {
+    setLogFormat("text");
+    setLogLevel("silent");
+  });
 
   test("an error's stack is stack_trace, other values detail; newlines stay inside the one line", () => {
     const err = spyOn(console, "error").mockImplementation(() => {});
