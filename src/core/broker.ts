@@ -18,7 +18,7 @@ import { IamPolicies } from "./iam.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./rules/limits.ts";
 import { MemoryBudget } from "./memory-budget.ts";
 import type { MessageInput } from "./message.ts";
-import { DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
+import { assignedSubscriptionName, DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
 import { pullOnce, type PullHandle } from "./delivery/pull.ts";
 import { paginate, type Page } from "./rules/paging.ts";
 import type { ExportStatus } from "./kinds/export-delivery.ts";
@@ -350,6 +350,7 @@ export class Broker {
   // ---- subscriptions ----
 
   createSubscription(input: SubscriptionResource): SubscriptionResource {
+    if (!input.name) input = { ...input, name: assignedSubscriptionName(input.topic) };
     parseName(input.name, "subscriptions");
     parseName(input.topic, "topics", "topic");
     if (this.subs.has(input.name)) throw alreadyExists(input.name);
@@ -639,9 +640,19 @@ export class Broker {
   }
 
   /** The resource as Get reports it: topic_message_retention_duration is read from the topic now. */
+  /**
+   * A subscription as read: its topic's retention, and RESOURCE_ERROR while its export kind's own
+   * state says the destination fails (ACTIVE again by itself once it works), as the real service.
+   */
   private describe(sub: Subscription): SubscriptionResource {
     const r = sub.topic?.config.messageRetentionDuration;
-    return r === undefined ? sub.config : { ...sub.config, topicMessageRetentionDuration: r };
+    const kindState = this.deliveries.status(sub)?.state;
+    const failing = !!kindState && kindState !== "ACTIVE";
+    if (r === undefined && !failing) return sub.config;
+    const out: SubscriptionResource = { ...sub.config };
+    if (r !== undefined) out.topicMessageRetentionDuration = r;
+    if (failing) out.state = "RESOURCE_ERROR";
+    return out;
   }
 
   private topic(name: string): SubTopic {

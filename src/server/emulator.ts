@@ -19,6 +19,7 @@ import { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { realClock } from "../runtime/real-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
 import type { DiskFaultProbe } from "../admin/metrics.ts";
+import type { OperatorDeps } from "../admin/operator.ts";
 import { collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
 import { log } from "../runtime/log.ts";
 import { CloudStorageKind } from "../sinks/storage/kind.ts";
@@ -36,6 +37,8 @@ export interface Emulator {
   readonly clock: SwitchableClock;
   /** Cloud Storage import topics. */
   readonly imports: StorageImports;
+  /** What the operator API reads and changes (reset, clock, inspection), for in-process callers. */
+  readonly operator: OperatorDeps;
   stop(): Promise<void>;
 }
 
@@ -147,5 +150,5 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     broker.store.keepViews(null);
     close();
   };
-  return { port: listener.port, host: c.host, broker, clock, imports, stop };
+  return { port: listener.port, host: c.host, broker, clock, imports, operator: { broker, clock, counters, faults, history, imports }, stop };
 }

@@ -79,6 +79,17 @@ test("write_metadata adds the pubsub_metadata family's columns", async () => {
   expect(meta.message_id[0].timestamp).toBe(row.data.data[""][0].timestamp);
 });
 
+test("write_metadata puts a message's ordering key into the attributes JSON as ordering_key", async () => {
+  const tableId = unique("t");
+  await instance.createTable(tableId, { families: ["data", "pubsub_metadata"] });
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic(unique("t"));
+  await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId), writeMetadata: true } });
+  await pubsub.topic(topic.name, { messageOrdering: true }).publishMessage({ data: Buffer.from("o"), attributes: { a: "1" }, orderingKey: "key-1" });
+  const [row] = await waitRows(tableId, 1);
+  expect(JSON.parse(row.data.pubsub_metadata.attributes[0].value)).toEqual({ a: "1", ordering_key: "key-1" });
+});
+
 test("a missing table is NOT_FOUND; delivery resumes by itself once the table exists", async () => {
   const tableId = unique("t");
   const pubsub = emu.client();

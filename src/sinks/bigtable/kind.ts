@@ -11,6 +11,7 @@ import type { Delivery } from "../../core/message.ts";
 import type { SubscriptionResource } from "../../core/resources.ts";
 import type { Subscription } from "../../core/subscription/subscription.ts";
 import { timestampFromMillis } from "../../core/kinds/bigquery/values.ts";
+import { metadataAttributes } from "../../core/kinds/metadata-attributes.ts";
 import type { BigtableClient, RowMutation, SetCell } from "./client.ts";
 
 const btConfig = (c: SubscriptionResource) => c.bigtableConfig as BigtableConfigView | undefined;
@@ -30,7 +31,7 @@ export function rowFor(subscription: string, d: Delivery, writeMetadata: boolean
       meta("subscription_name", subscription),
       meta("message_id", m.id),
       meta("publish_time", String(timestampFromMillis(m.publishTime))),
-      meta("attributes", JSON.stringify(m.attributes)),
+      meta("attributes", JSON.stringify(metadataAttributes(m))),
     );
   }
   return { rowKey: enc.encode(`${subscription}#${m.id}`), cells };
