@@ -1,7 +1,7 @@
 /** Composition root: command line → config → provisioning → emulator → signal handling. */
 import { parseCommand, type Command } from "./cli/command.ts";
 import { loadConfig, type Config } from "./runtime/config.ts";
-import { log, setLogLevel } from "./runtime/log.ts";
+import { log, setLogFormat, setLogLevel } from "./runtime/log.ts";
 
 let command: Command;
 let config: Config;
@@ -18,6 +18,7 @@ try {
   process.exit(2);
 }
 setLogLevel(config.logLevel);
+setLogFormat(config.logFormat);
 for (const w of command.warnings) log.warn(w);
 
 if (command.verb === "env-init") {
@@ -40,7 +41,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     if (stopping) process.exit(1);
     stopping = true;
-    log.info(`${signal}: shutting down`);
+    log.info(`${signal}: shutting down`, { signal });
     await emulator?.stop();
     process.exit(0);
   });
@@ -55,8 +56,9 @@ const started = await startConfigured(config).catch((e: Error) => {
   process.exit(e.name === "ProvisionError" ? 2 : 1);
 });
 emulator = started;
-console.log(readyLine(started.port));
-if (config.project) log.info(`project ${config.project} (every project is served)`);
+// The started line Testcontainers and scripts wait for: its text whole, in either log format.
+log.ready(readyLine(started.port), { port: started.port, host: config.host, grpcServer: config.grpcServer });
+if (config.project) log.info(`project ${config.project} (every project is served)`, { project: config.project });
 
 // One bad request or connection must not take down every client's emulator: log and go on.
 process.on("uncaughtException", (e) => log.error("uncaught exception", e));

@@ -1,5 +1,5 @@
 /** The one typed Config: every flag, its env var and its default in one table. */
-import type { Level } from "./log.ts";
+import type { Level, LogFormat } from "./log.ts";
 import { PROJECT_QUOTAS, type ProjectQuotas, type QuotaKind } from "../core/rules/quotas.ts";
 
 export interface Config {
@@ -15,6 +15,8 @@ export interface Config {
   /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
   pushTimeoutMs: number;
   logLevel: Level;
+  /** Log lines as text, or one JSON object each (Cloud Logging's structured logging). */
+  logFormat: LogFormat;
   /** Where topics, subscriptions and messages are kept across restarts (gcloud's --data-dir); "" keeps them in memory. */
   dataDir: string;
   /** A JSON or YAML file of projects, topics and subscriptions to create at start. */
@@ -163,6 +165,16 @@ export const OPTIONS: Option[] = [
     },
   },
   {
+    flag: "--log-format",
+    env: "PUBSUB_LOG_FORMAT",
+    default: "text",
+    help: "text, or json: one JSON object per line with severity, message and time, as Cloud Logging reads them",
+    apply(c, v) {
+      if (v !== "text" && v !== "json") throw new Error(`--log-format must be text or json (got "${v}")`);
+      c.logFormat = v;
+    },
+  },
+  {
     flag: "--data-dir",
     env: "PUBSUB_DATA_DIR",
     default: "",
@@ -271,6 +283,7 @@ export const DEFAULTS: Config = {
   pullWaitMs: 5000,
   pushTimeoutMs: 0,
   logLevel: "info",
+  logFormat: "text",
   dataDir: "",
   configFile: "",
   provision: [],

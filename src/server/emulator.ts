@@ -9,6 +9,7 @@ import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
 import type { RawServer } from "../grpc/h2/server.ts";
 import { MAX_MESSAGE } from "../grpc/methods.ts";
+import { HealthState } from "../grpc/std/health-state.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { createRpcTable } from "../rpc/table.ts";
 import { httpSurfaces, lazyPush } from "./lazy-surfaces.ts";
@@ -68,16 +69,16 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
 }
 
 /** The chosen gRPC server; only its modules are loaded (node:http2 and grpc-js cost RSS a server without them never needs). */
-async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget): Promise<GrpcTransport | RawServer> {
+async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget, health: HealthState): Promise<GrpcTransport | RawServer> {
   // Partly received messages: a quarter of the memory budget, and always room for one of the largest.
   const partialBytes = Math.max(MAX_MESSAGE + 5, memory.maxBytes / 4);
-  if (c.grpcServer === "lean") return (await import("../grpc/lean/server.ts")).leanTransport(table, { partialBytes });
+  if (c.grpcServer === "lean") return (await import("../grpc/lean/server.ts")).leanTransport(table, { partialBytes, health });
   if (c.grpcServer === "raw") {
     const { rawServer } = await import("../grpc/h2/server.ts");
-    return rawServer(table, { partialBytes });
+    return rawServer(table, { partialBytes, health });
   }
   const { grpcJsTransport } = await import("../grpc/server.ts");
-  return grpcJsTransport(table);
+  return grpcJsTransport(table, health);
 }
 
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
@@ -128,8 +129,14 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports, diskFault });
-  const grpc = await grpcTransport(c, table, memory);
-  const listenOptions = { handshakeTimeoutMs: c.handshakeTimeoutMs, shutdownGraceMs: SHUTDOWN_GRACE_MS, onClosing: () => broker.shutdown() };
+  // grpc.health.v1.Health's answer on every gRPC server: NOT_SERVING from the moment stop() begins.
+  const health = new HealthState();
+  const grpc = await grpcTransport(c, table, memory, health);
+  const onClosing = () => {
+    health.drain();
+    broker.shutdown();
+  };
+  const listenOptions = { handshakeTimeoutMs: c.handshakeTimeoutMs, shutdownGraceMs: SHUTDOWN_GRACE_MS, onClosing };
   // The raw server has a front of its own on Bun sockets (server/raw-front.ts).
   const opened = "connection" in grpc ? import("./raw-front.ts").then((m) => m.listenRaw(c.host, c.port, grpc, http, listenOptions)) : import("./listener.ts").then((m) => m.listen(c.host, c.port, grpc, http, listenOptions));
   const listener = await opened.catch((e) => {

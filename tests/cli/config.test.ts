@@ -14,6 +14,7 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--clock": { value: "manual", expect: { clock: "manual" } },
   "--message-history": { value: "50", expect: { messageHistory: 50 } },
   "--log-level": { value: "debug", expect: { logLevel: "debug" } },
+  "--log-format": { value: "json", expect: { logFormat: "json" } },
   "--data-dir": { value: "/var/lib/pubsub", expect: { dataDir: "/var/lib/pubsub" } },
   "--config": { value: "/etc/pubsub.yaml", expect: { configFile: "/etc/pubsub.yaml" } },
   "--provision": { value: "p,t1:s1", expect: { provision: ["p,t1:s1"] } },
@@ -119,6 +120,7 @@ describe("bad values stop the start naming the flag", () => {
     [["--max-messages-per-response", "0"], "--max-messages-per-response must be an integer from 1 to 1000"],
     [["--pull-wait-ms", "soon"], "--pull-wait-ms must be an integer"],
     [["--log-level", "loud"], "--log-level must be debug, info, warn, error or silent"],
+    [["--log-format", "yaml"], "--log-format must be text or json"],
     [["--nope", "1"], "unknown flag --nope"],
     [["--config"], "--config needs a value"],
   ])("%j", (argv, message) => {

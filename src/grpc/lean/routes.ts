@@ -11,9 +11,11 @@ import { MAX_MESSAGE, servedDefinition, servedServices } from "../methods.ts";
 import { Code } from "../status.ts";
 import { Call, trailersOnly } from "./call.ts";
 import type { PartialBytes } from "./framing.ts";
-import { serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
+import { serveStd, serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
+import { HealthState, stdMethods } from "../std/index.ts";
+import { STD_MAX_REQUEST, type StdMethod } from "../std/contract.ts";
 
-type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined };
+type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined } | { std: StdMethod };
 
 /**
  * The HTTP/2 receive window, per stream (SETTINGS_INITIAL_WINDOW_SIZE) and per connection, in
@@ -32,10 +34,13 @@ export interface LeanOptions {
   receiveWindow?: number;
   /** Most bytes of partly received messages all calls may hold together (framing.ts PartialBytes). */
   partialBytes?: number;
+  /** The serving state grpc.health.v1.Health reports (the emulator drains it on shutdown). */
+  health?: HealthState;
 }
 
-function routes(table: RpcTable): Map<string, Route> {
+function routes(table: RpcTable, health: HealthState): Map<string, Route> {
   const out = new Map<string, Route>();
+  for (const std of stdMethods(health)) out.set(std.path, { std });
   for (const service of servedServices()) {
     for (const [name, m] of Object.entries(servedDefinition(service))) {
       const codec: Codec = { path: m.path, decode: m.requestDeserialize, encode: m.responseSerialize, max: MAX_MESSAGE };
@@ -47,8 +52,8 @@ function routes(table: RpcTable): Map<string, Route> {
 }
 
 /** Routes each HTTP/2 stream to its call (shared with the raw server, h2/server.ts). */
-export function streamHandler(table: RpcTable, partial: PartialBytes): (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void {
-  const byPath = routes(table);
+export function streamHandler(table: RpcTable, partial: PartialBytes, health = new HealthState()): (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void {
+  const byPath = routes(table, health);
   return (stream, headers) => {
     stream.on("error", () => {});
     if (headers[":method"] !== "POST") return void respond(stream, 405);
@@ -56,6 +61,7 @@ export function streamHandler(table: RpcTable, partial: PartialBytes): (stream: 
     if (typeof type !== "string" || !type.startsWith("application/grpc")) return void respond(stream, 415);
     const path = headers[":path"] ?? "";
     const route = byPath.get(path);
+    if (route && "std" in route) return serveStd(new Call(stream, headers, STD_MAX_REQUEST, partial), route.std);
     if (!route || (!route.stream && !route.fn)) {
       return trailersOnly(stream, { code: Code.UNIMPLEMENTED, details: boundMessage(`The server does not implement the method ${path}`) });
     }
