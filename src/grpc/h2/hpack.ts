@@ -6,6 +6,7 @@
  */
 import type hpackModule from "hpack.js";
 import { dict } from "../../core/safe-keys.ts";
+import type { FieldCheck } from "./fields.ts";
 
 export class CompressionError extends Error {}
 
@@ -58,10 +59,11 @@ export class HeaderDecoder {
   /**
    * The fields of one complete header block, in a prototype-free map (a repeated field keeps its
    * last value); null when their size passes the list limit (the block is still decoded, so the
-   * table stays in step). Throws CompressionError for a block that does not decode: the
-   * connection's table is then lost, so the caller ends the connection.
+   * table stays in step). Each field also goes through `check` (RFC 9113's rules, fields.ts).
+   * Throws CompressionError for a block that does not decode: the connection's table is then
+   * lost, so the caller ends the connection.
    */
-  decode(block: Buffer): Headers | null {
+  decode(block: Buffer, check: FieldCheck): Headers | null {
     const d = lib().decoder.create() as Decoder;
     const table = this.table;
     const out = dict<string>();
@@ -103,6 +105,7 @@ export class HeaderDecoder {
           if (incremental) table.add(name, value, nameSize, raw.length);
         }
         fields++;
+        check.field(name, value);
         size += name.length + value.length + 32;
         if (size <= this.maxListSize) out[name] = value;
       }

@@ -1,0 +1,103 @@
+/**
+ * The rules of RFC 9113 §8.2–§8.3 for a request's header block and for its trailers, checked one
+ * field at a time as the HPACK decoder yields them, so the block is walked once. A request that
+ * breaks one is malformed: a stream error of type PROTOCOL_ERROR (§8.1.1), never a gRPC answer.
+ */
+
+const METHOD = 1;
+const SCHEME = 2;
+const PATH = 4;
+const AUTHORITY = 8;
+
+/** A field name is a lower-case token (RFC 9110 §5.1, RFC 9113 §8.2.1). */
+const BAD_NAME = /[^a-z0-9!#$%&'*+\-.^_`|~]/;
+/** A value has no NUL, CR or LF, and no whitespace at either end (RFC 9113 §8.2.1). */
+const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
+const DIGITS = /^[0-9]{1,15}$/;
+
+export class FieldCheck {
+  private seen = 0;
+  private regular = false;
+  private trailers = false;
+  private connect = false;
+  /** The request's content-length, -1 without one. */
+  contentLength = -1;
+  /** Why the block is malformed, or null. */
+  error: string | null = null;
+
+  start(trailers: boolean): void {
+    this.seen = 0;
+    this.regular = false;
+    this.trailers = trailers;
+    this.connect = false;
+    this.contentLength = -1;
+    this.error = null;
+  }
+
+  field(name: string, value: string): void {
+    if (this.error !== null) return;
+    if (BAD_VALUE.test(value)) return this.fail(`The value of a field ${name.length <= 40 ? name : "(long name)"} has a forbidden character.`);
+    if (name.charCodeAt(0) === 58 /* : */) return this.pseudo(name, value);
+    this.regular = true;
+    if (name.length === 0 || BAD_NAME.test(name)) return this.fail("A field name is not a lower-case token.");
+    switch (name) {
+      case "connection":
+      case "keep-alive":
+      case "proxy-connection":
+      case "transfer-encoding":
+      case "upgrade":
+        return this.fail(`The connection-specific field ${name} is not allowed in HTTP/2.`);
+      case "te":
+        if (value !== "trailers") this.fail('te may only be "trailers".');
+        return;
+      case "content-length": {
+        if (!DIGITS.test(value)) return this.fail("content-length is not a number.");
+        const n = Number(value);
+        if (this.contentLength >= 0 && this.contentLength !== n) return this.fail("content-length is given twice with different values.");
+        this.contentLength = n;
+        return;
+      }
+    }
+  }
+
+  private pseudo(name: string, value: string): void {
+    if (this.trailers) return this.fail("Trailers may not carry pseudo-header fields.");
+    if (this.regular) return this.fail("A pseudo-header field follows a regular field.");
+    let bit: number;
+    switch (name) {
+      case ":method":
+        bit = METHOD;
+        this.connect = value === "CONNECT";
+        break;
+      case ":scheme":
+        bit = SCHEME;
+        break;
+      case ":path":
+        bit = PATH;
+        if (value.length === 0) return this.fail(":path is empty.");
+        break;
+      case ":authority":
+        bit = AUTHORITY;
+        break;
+      default:
+        return this.fail(`${name.length <= 40 ? name : "A pseudo-header field"} is not a request pseudo-header field.`);
+    }
+    if (this.seen & bit) return this.fail(`${name} is given twice.`);
+    this.seen |= bit;
+  }
+
+  /** After the last field: the block's error, or null when it is a well-formed request (or trailers). */
+  end(): string | null {
+    if (this.error !== null || this.trailers) return this.error;
+    if (!(this.seen & METHOD)) this.fail("The request has no :method.");
+    // CONNECT names only an authority (RFC 9113 §8.5); every other request a scheme and a path.
+    else if (this.connect) {
+      if (this.seen & (SCHEME | PATH) || !(this.seen & AUTHORITY)) this.fail("A CONNECT request has :scheme or :path, or no :authority.");
+    } else if ((this.seen & (SCHEME | PATH)) !== (SCHEME | PATH)) this.fail("The request has no :scheme or no :path.");
+    return this.error;
+  }
+
+  private fail(why: string): void {
+    this.error = why;
+  }
+}
