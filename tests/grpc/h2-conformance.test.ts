@@ -10,7 +10,7 @@ import * as net from "node:net";
 import hpack from "hpack.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PROJECT, startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
-import { PREFACE, Peer, SETTINGS, fieldsBlock, frame, grpcMessage, rstCode, u32, type Frame } from "../helpers/h2-peer.ts";
+import { PREFACE, Peer, SETTINGS, fieldsBlock, frame, goawayCode, grpcMessage, literal, rstCode, u32, type Frame } from "../helpers/h2-peer.ts";
 
 const LIST_TOPICS = "/google.pubsub.v1.Publisher/ListTopics";
 /** ListTopicsRequest { project } as protobuf: field 1, length-delimited. */
@@ -151,6 +151,19 @@ describe("a malformed request is RST_STREAM PROTOCOL_ERROR, never served (RFC 91
     const r = await run();
     expect(r.answer).toBeNull();
     expect(r.reset).toBe(PROTOCOL_ERROR);
+  });
+
+  test("forbidden characters in a field added to the HPACK table end the connection (a later block could name it by index)", async () => {
+    const peer = new Peer(emu.port);
+    try {
+      // A literal with incremental indexing (RFC 7541 §6.2.1), new name: 0x40, then name and value.
+      const indexed = Buffer.concat([Buffer.from([0x40]), literal("x-custom", "a\r\nb").subarray(1)]);
+      peer.send(frame(HEADERS, END_HEADERS, 1, Buffer.concat([fieldsBlock(GOOD), indexed])), frame(DATA, END_STREAM, 1, REQUEST));
+      expect(goawayCode(await peer.goaway())).toBe(PROTOCOL_ERROR);
+      expect(answers(peer.frames, 1)).toHaveLength(0);
+    } finally {
+      peer.destroy();
+    }
   });
 
   test("after a malformed request the connection still serves the next call", async () => {

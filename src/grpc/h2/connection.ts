@@ -301,6 +301,8 @@ export class H2Connection implements StreamOwner {
     this.block = null;
     this.check.start(this.streams.has(b.stream));
     const headers = this.decoder.decode(b.parts.length === 1 ? b.parts[0]! : Buffer.concat(b.parts, b.bytes), this.check);
+    // RFC 9113 §5.4.1 lets a stream error end the connection: here later blocks could name the field by index.
+    if (this.check.poisoned) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A field with forbidden characters was added to the HPACK table.");
     const malformed = this.check.end() !== null || b.selfDependent;
     this.headerBlock(b.stream, b.endStream, headers, malformed);
   }

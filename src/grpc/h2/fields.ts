@@ -9,11 +9,20 @@ const SCHEME = 2;
 const PATH = 4;
 const AUTHORITY = 8;
 
-/** A field name is a lower-case token (RFC 9110 §5.1, RFC 9113 §8.2.1). */
-const BAD_NAME = /[^a-z0-9!#$%&'*+\-.^_`|~]/;
-/** A value has no NUL, CR or LF, and no whitespace at either end (RFC 9113 §8.2.1). */
-const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
+/** A field name is a lower-case token (RFC 9110 §5.1, RFC 9113 §8.2.1); a pseudo-header's starts with ':'. */
+const BAD_NAME = /^$|.:|[^a-z0-9!#$%&'*+\-.^_`|~:]/;
 const DIGITS = /^[0-9]{1,15}$/;
+
+/** A value has no NUL, CR or LF, and no whitespace at either end (RFC 9113 §8.2.1). */
+function badValue(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0 || c === 10 || c === 13) return true;
+  }
+  const first = v.charCodeAt(0);
+  const last = v.charCodeAt(v.length - 1);
+  return first === 32 || first === 9 || last === 32 || last === 9;
+}
 
 export class FieldCheck {
   private seen = 0;
@@ -24,6 +33,8 @@ export class FieldCheck {
   contentLength = -1;
   /** Why the block is malformed, or null. */
   error: string | null = null;
+  /** A field with forbidden characters went into the HPACK table: the connection has to end. */
+  poisoned = false;
 
   start(trailers: boolean): void {
     this.seen = 0;
@@ -32,14 +43,26 @@ export class FieldCheck {
     this.connect = false;
     this.contentLength = -1;
     this.error = null;
+    this.poisoned = false;
   }
 
+  /**
+   * The characters of a field's literal strings (`name` null when it came from a table). Only
+   * literals are checked: what a table holds was checked as it entered, and a bad field that
+   * entered the dynamic table (`indexed`) poisons it.
+   */
+  literal(name: string | null, value: string, indexed: boolean): void {
+    if ((name !== null && BAD_NAME.test(name)) || badValue(value)) {
+      this.fail("A field name is not a lower-case token, or a value has a forbidden character.");
+      if (indexed) this.poisoned = true;
+    }
+  }
+
+  /** A field's place and meaning. */
   field(name: string, value: string): void {
     if (this.error !== null) return;
-    if (BAD_VALUE.test(value)) return this.fail(`The value of a field ${name.length <= 40 ? name : "(long name)"} has a forbidden character.`);
     if (name.charCodeAt(0) === 58 /* : */) return this.pseudo(name, value);
     this.regular = true;
-    if (name.length === 0 || BAD_NAME.test(name)) return this.fail("A field name is not a lower-case token.");
     switch (name) {
       case "connection":
       case "keep-alive":

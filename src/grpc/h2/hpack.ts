@@ -59,7 +59,8 @@ export class HeaderDecoder {
   /**
    * The fields of one complete header block, in a prototype-free map (a repeated field keeps its
    * last value); null when their size passes the list limit (the block is still decoded, so the
-   * table stays in step). Each field also goes through `check` (RFC 9113's rules, fields.ts).
+   * table stays in step). Each field also goes through `check` (RFC 9113's rules, fields.ts):
+   * its characters when it is a literal, its place and meaning always.
    * Throws CompressionError for a block that does not decode: the connection's table is then
    * lost, so the caller ends the connection.
    */
@@ -102,6 +103,8 @@ export class HeaderDecoder {
           }
           const raw = d.decodeStr();
           value = text(raw);
+          // Characters are checked where strings enter; an indexed field was checked as it entered the table.
+          check.literal(index === 0 ? name : null, value, incremental === 1);
           if (incremental) table.add(name, value, nameSize, raw.length);
         }
         fields++;
