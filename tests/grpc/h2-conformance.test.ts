@@ -174,8 +174,8 @@ describe("a malformed request is RST_STREAM PROTOCOL_ERROR, never served (RFC 91
       await peer.next((f) => f.stream === 3 && f.type === HEADERS && (f.flags & END_STREAM) !== 0);
       expect(rstCode(peer.frames.find((f) => f.stream === 1 && f.type === RST_STREAM) ?? null)).toBe(PROTOCOL_ERROR);
       expect(answers(peer.frames, 3).at(-1)?.get("grpc-status")).toBe("0");
-      // DATA the client had in flight on the stream we reset is not an error.
-      peer.send(frame(DATA, 0, 1, Buffer.from("late")), frame(6, 0, 0, Buffer.from("stillup!")));
+      // DATA and trailers the client had in flight on the stream we reset are not errors.
+      peer.send(frame(DATA, 0, 1, Buffer.from("late")), frame(HEADERS, END_HEADERS | END_STREAM, 1, fieldsBlock([["x-trailer", "1"]])), frame(6, 0, 0, Buffer.from("stillup!")));
       expect(await peer.next((f) => f.type === 6 && (f.flags & 1) === 1)).not.toBeNull();
       expect(peer.frames.filter((f) => f.stream === 1 && f.type === RST_STREAM)).toHaveLength(1);
       expect(peer.frames.some((f) => f.type === 7)).toBe(false);
@@ -200,6 +200,17 @@ describe("stream states", () => {
   }
   test("DATA on a call the client ended (and the server answered) is RST_STREAM STREAM_CLOSED", async () => {
     expect(rstCode(await afterCall((p) => p.send(frame(DATA, 0, 1, REQUEST))))).toBe(STREAM_CLOSED);
+  });
+  test("HEADERS on a call the client ended is a connection error STREAM_CLOSED", async () => {
+    const peer = new Peer(emu.port);
+    try {
+      peer.send(frame(HEADERS, END_HEADERS, 1, fieldsBlock(GOOD)), frame(DATA, END_STREAM, 1, REQUEST));
+      expect(await peer.next((f) => f.stream === 1 && f.type === HEADERS && (f.flags & END_STREAM) !== 0)).not.toBeNull();
+      peer.send(frame(HEADERS, END_HEADERS | END_STREAM, 1, fieldsBlock([["x-trailer", "1"]])));
+      expect(goawayCode(await peer.goaway())).toBe(STREAM_CLOSED);
+    } finally {
+      peer.destroy();
+    }
   });
   test("DATA after the client's own RST_STREAM is STREAM_CLOSED", async () => {
     const peer = new Peer(emu.port);

@@ -38,8 +38,8 @@ export interface ConnectionOptions {
 const MAX_HEADER_BLOCK = 256 * 1024;
 /** Control frames (PING and SETTINGS answers) queued for a client that does not read: past this, it is cut off. */
 const MAX_CONTROL_BACKLOG = 1024 * 1024;
-/** Streams the client ended lately, remembered so DATA sent on one after it is answered STREAM_CLOSED. */
-const ENDED_KEPT = 128;
+/** Streams closed lately, remembered to tell a client's error on one (STREAM_CLOSED) from frames it had in flight (ignored). */
+const CLOSED_KEPT = 128;
 
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
@@ -58,9 +58,9 @@ export class H2Connection implements StreamOwner {
   private readonly sendQueue = new Set<H2Stream>();
   private readonly decoder: HeaderDecoder;
   private readonly check = new FieldCheck();
-  /** Ids of the last ENDED_KEPT streams closed after the client's END_STREAM or RST_STREAM (0: none). */
-  private readonly ended = new Int32Array(ENDED_KEPT);
-  private endedAt = 0;
+  /** The last CLOSED_KEPT streams closed: +id after the client's END_STREAM or RST_STREAM, -id reset by us (0: none). */
+  private readonly closedIds = new Int32Array(CLOSED_KEPT);
+  private closedAt = 0;
   private prefaceLeft = PREFACE_LENGTH;
   /** Bytes of an incomplete frame carried to the next chunk. */
   private carry: Buffer[] = [];
@@ -251,7 +251,7 @@ export class H2Connection implements StreamOwner {
       // A stream the client ended or reset is told STREAM_CLOSED (RFC 9113 §5.1), once; DATA on
       // one we reset may have been in flight and is dropped. The bytes still count for the window.
       if (s) this.reset(s, H2Error.STREAM_CLOSED);
-      else if (this.forgetEnded(id)) this.resetId(id, H2Error.STREAM_CLOSED);
+      else if (this.forgetClosed(id)) this.resetId(id, H2Error.STREAM_CLOSED);
       return;
     }
     if (p.length > s.recvWindow) return this.reset(s, H2Error.FLOW_CONTROL_ERROR);
@@ -311,11 +311,18 @@ export class H2Connection implements StreamOwner {
   private headerBlock(id: number, endStream: boolean, headers: Headers | null, malformed: boolean): void {
     const existing = this.streams.get(id);
     if (existing) {
-      // Trailers from the client: they must end the stream.
-      if (!endStream || existing.remoteClosed || malformed) return this.reset(existing, H2Error.PROTOCOL_ERROR);
+      // Trailers from the client: they must end the stream, and the client must not have ended it already.
+      if (existing.remoteClosed) return this.reset(existing, H2Error.STREAM_CLOSED);
+      if (!endStream || malformed) return this.reset(existing, H2Error.PROTOCOL_ERROR);
       return this.endRemote(existing);
     }
-    if (id <= this.lastStreamId || id % 2 === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on a closed or server-initiated stream id.");
+    if (id % 2 === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on a server-initiated stream id.");
+    if (id <= this.lastStreamId) {
+      // Trailers the client sent before our RST_STREAM reached it are ignored (RFC 9113 §5.1).
+      if (this.closedIds.includes(-id)) return;
+      if (this.closedIds.includes(id)) throw new ConnectionError(H2Error.STREAM_CLOSED, "HEADERS on a stream the client ended.");
+      throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on a closed stream id.");
+    }
     this.lastStreamId = id;
     if (this.goingAway) return this.resetId(id, H2Error.REFUSED_STREAM);
     if (this.streams.size >= this.o.maxConcurrentStreams) return this.resetId(id, H2Error.REFUSED_STREAM);
@@ -343,10 +350,15 @@ export class H2Connection implements StreamOwner {
     s.destroy();
   }
 
-  private forgetEnded(id: number): boolean {
-    const at = this.ended.indexOf(id);
-    if (at >= 0) this.ended[at] = 0;
+  /** Whether the client ended or reset stream `id` lately; it is then forgotten, so one error answers it. */
+  private forgetClosed(id: number): boolean {
+    const at = this.closedIds.indexOf(id);
+    if (at >= 0) this.closedIds[at] = 0;
     return at >= 0;
+  }
+
+  private rememberClosed(signedId: number): void {
+    this.closedIds[this.closedAt++ % CLOSED_KEPT] = signedId;
   }
 
   private settings(flags: number, id: number, p: Buffer): void {
@@ -561,6 +573,7 @@ export class H2Connection implements StreamOwner {
 
   private resetId(id: number, code: number): void {
     this.queue(wordsFrame(Type.RST_STREAM, 0, id, [code]));
+    this.rememberClosed(-id);
   }
 
   /** A stream error on a stream open or not. */
@@ -573,7 +586,8 @@ export class H2Connection implements StreamOwner {
   closed(s: H2Stream): void {
     this.streams.delete(s.id);
     this.sendQueue.delete(s);
-    if (s.remoteClosed && !s.resetSent) this.ended[this.endedAt++ % ENDED_KEPT] = s.id;
+    if (s.resetSent) this.rememberClosed(-s.id);
+    else if (s.remoteClosed) this.rememberClosed(s.id);
     if (this.goingAway && this.streams.size === 0) this.end();
   }
 
