@@ -50,7 +50,6 @@ export function quickHealth(head: Buffer): Quick {
   return { reply: Buffer.from(reply, "latin1"), close, rest: head.subarray(end + 4) };
 }
 
-
 /** A line ended by LF alone: the HTTP server refuses it (400) at once; waiting here for a CRLF CRLF that never comes would hold it. */
 function bareLf(head: Buffer, upTo: number): boolean {
   for (let i = head.indexOf(0x0a); i >= 0 && i < upTo; i = head.indexOf(0x0a, i + 1)) if (i === 0 || head[i - 1] !== 0x0d) return true;
