@@ -73,8 +73,9 @@ class KinesisReader extends ReaderLoop {
       maxAttempts: 1,
     });
     this.client = client;
-    await this.checkConsumer(client);
+    // The stream first: a consumer of a stream that is not there is not there either.
     let shards = await this.cursors(client);
+    await this.checkConsumer(client);
     this.active();
     while (this.running() && this.client === client) {
       let any = false;
