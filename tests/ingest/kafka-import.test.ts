@@ -5,10 +5,10 @@
  * denied) and recover by themselves.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Message, PubSub } from "@google-cloud/pubsub";
+import type { PubSub } from "@google-cloud/pubsub";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { confluent, createKafkaTopic, msk, produce, startKfake, type Kfake } from "./kafka-helpers.ts";
-import { importTopic, pullN, rawClients } from "./helpers.ts";
+import { importTopic, orderedImport, pullN, rawClients } from "./helpers.ts";
 
 const MAPPED_ARN = "arn:aws:kafka:us-east-1:111111111111:cluster/local/abc-1";
 let kafka: Kfake;
@@ -47,16 +47,8 @@ test("records become messages: value → data, key → ordering key, headers →
   const before = Array.from({ length: 30 }, (_, i) => ({ key: keys[i % 3], value: `v${i}`, headers: { seq: String(i), src: "kafka" } }));
   await produce(kafka.addr, "orders", before);
 
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { enableMessageOrdering: true });
-  await topic.setMetadata({ ingestionDataSourceSettings: confluent(kafka.addr, "orders") });
+  const { topic, sub, got } = await orderedImport(pubsub, confluent(kafka.addr, "orders"));
   const after = Array.from({ length: 30 }, (_, i) => ({ key: keys[i % 3], value: `v${30 + i}`, headers: { seq: String(30 + i), src: "kafka" } }));
-
-  const got: Message[] = [];
-  sub.on("message", (m: Message) => {
-    got.push(m);
-    m.ack();
-  });
   try {
     await waitFor(() => got.length >= 30, 15_000, "the 30 records produced before");
     await produce(kafka.addr, "orders", after);
@@ -74,10 +66,10 @@ test("records become messages: value → data, key → ordering key, headers →
   expect(first.data.toString()).toBe("v0");
   expect(first.orderingKey).toBe("k0");
   expect({ ...first.attributes }).toEqual({ seq: "0", src: "kafka" });
-  expect(await states(topic.name, "confluentCloud")).toEqual({ topic: "ACTIVE", source: "ACTIVE" });
-  expect(emu.streams.status(topic.name)).toMatchObject({ state: "ACTIVE", messages: 60, failed: 0 });
+  expect(await states(topic, "confluentCloud")).toEqual({ topic: "ACTIVE", source: "ACTIVE" });
+  expect(emu.streams.status(topic)).toMatchObject({ state: "ACTIVE", messages: 60, failed: 0 });
   const metrics = await (await fetch(`http://${emu.endpoint}/metrics`)).text();
-  expect(metrics).toContain(`pubsub_emulator_import_messages_total{project="test-project",topic="${topic.name.split("/")[3]}",state="ACTIVE"} 60`);
+  expect(metrics).toContain(`pubsub_emulator_import_messages_total{project="test-project",topic="${topic.split("/")[3]}",state="ACTIVE"} 60`);
 }, 60_000);
 
 test("a record without a key has no ordering key; one with neither value nor headers is skipped and counted", async () => {

@@ -7,13 +7,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
 import { join } from "node:path";
-import type { Message } from "@google-cloud/pubsub";
 import { CreateStreamCommand, DescribeStreamCommand, KinesisClient, PutRecordCommand } from "@aws-sdk/client-kinesis";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
 import { freePort } from "../kinds/fake-gcs.ts";
-import { importTopic, pullN, pullNothing, rawClients } from "./helpers.ts";
+import { importTopic, orderedImport, pullN, pullNothing, rawClients } from "./helpers.ts";
 
 const ACCOUNT = "000000000000";
 let kinesalite: Subprocess;
@@ -75,15 +74,7 @@ test("records become messages: data → data, partition key → ordering key; in
   await createStream(stream, 2);
   const keys = ["alpha", "beta", "gamma", "delta"];
   for (let i = 0; i < 20; i++) await put(stream, keys[i % 4], `r${i}`);
-  const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { enableMessageOrdering: true });
-  await topic.setMetadata({ ingestionDataSourceSettings: settings(stream) });
-  const got: Message[] = [];
-  sub.on("message", (m: Message) => {
-    got.push(m);
-    m.ack();
-  });
+  const { topic, sub, got } = await orderedImport(emu.client(), settings(stream));
   try {
     await waitFor(() => got.length >= 20, 15_000, "20 records");
     for (let i = 20; i < 28; i++) await put(stream, keys[i % 4], `r${i}`);
@@ -97,8 +88,8 @@ test("records become messages: data → data, partition key → ordering key; in
     const mine = got.filter((m) => m.orderingKey === k).map((m) => Number(m.data.toString().slice(1)));
     expect(mine).toEqual(Array.from({ length: 28 }, (_, i) => i).filter((i) => keys[i % 4] === k));
   }
-  expect(await sourceState(topic.name)).toBe("ACTIVE");
-  expect(emu.streams.status(topic.name)).toMatchObject({ state: "ACTIVE", messages: 28 });
+  expect(await sourceState(topic)).toBe("ACTIVE");
+  expect(emu.streams.status(topic)).toMatchObject({ state: "ACTIVE", messages: 28 });
 }, 60_000);
 
 test("a stream that does not exist is STREAM_NOT_FOUND until it is created", async () => {
