@@ -114,29 +114,41 @@ export class StreamImports extends TopicImports<Import> {
     };
   }
 
-  /** Runs of one ordering key, ≤ CHUNK messages each, published in order; the ledger records the position after each. */
+  /**
+   * The records' messages grouped by ordering key (a Publish carries one key; the order within a
+   * key is kept, which is all Pub/Sub orders by), ≤ CHUNK per publish; then the position after the
+   * records taken is recorded once. When the broker stops taking messages (memory budget), what
+   * was taken is the records before the first one not published (records of other keys after it
+   * that were published come again with the next read: at least once, never lost).
+   */
   private deliver(imp: Import, part: string, records: readonly ReadRecord[]): number {
     if (!this.live(imp)) return 0;
     const f = this.figures.get(imp.topic)!;
-    let i = 0;
-    while (i < records.length) {
-      const key = records[i].message?.orderingKey ?? "";
-      let j = i;
-      const chunk: MessageInput[] = [];
-      while (j < records.length && chunk.length < CHUNK && (records[j].message?.orderingKey ?? "") === key) {
-        const m = records[j++].message;
-        if (m) chunk.push(m);
-      }
-      if (chunk.length) {
-        const outcome = publishChunk(this.broker, imp.topic, chunk);
-        if (outcome === "wait") break;
+    const groups = new Map<string, number[]>();
+    records.forEach((r, i) => {
+      if (!r.message) return;
+      const key = r.message.orderingKey ?? "";
+      const g = groups.get(key);
+      if (g) g.push(i);
+      else groups.set(key, [i]);
+    });
+    let taken = records.length;
+    const pending = [...groups.values()];
+    outer: for (let g = 0; g < pending.length; g++) {
+      const idx = pending[g];
+      for (let c = 0; c < idx.length; c += CHUNK) {
+        const slice = idx.slice(c, c + CHUNK);
+        const outcome = publishChunk(this.broker, imp.topic, slice.map((i) => records[i].message!));
+        if (outcome === "wait") {
+          taken = Math.min(slice[0], ...pending.slice(g + 1).map((rest) => rest[0]));
+          break outer;
+        }
         f.messages += outcome.published;
         if (outcome.failed) this.failed(imp, outcome.failed, "refused by the topic (size, schema or transform)");
       }
-      i = j;
-      this.ledger.mark(imp.topic, part, records[j - 1].next);
     }
-    return i;
+    if (taken > 0) this.ledger.mark(imp.topic, part, records[taken - 1].next);
+    return taken;
   }
 
   private failed(imp: Import, count: number, why: string): void {
