@@ -1,9 +1,12 @@
 /**
- * A real Kafka-protocol broker for the import-topic tests: franz-go's kfake (tests/ingest/kfake/,
- * built by .ci/kfake, which the first use here runs: it builds once, then only prints the path),
- * started per test on a free loopback port, and records produced with @platformatic/kafka.
+ * Real Kafka-protocol brokers for the import-topic tests: franz-go's kfake (tests/ingest/kfake/,
+ * built by .ci/kfake, which the first use here runs: it builds once, then only prints the path)
+ * and Apache Kafka itself (jars from Maven Central, .ci/apache-kafka), each started on free
+ * loopback ports, and records produced with @platformatic/kafka.
  */
 import { spawn, spawnSync, type Subprocess } from "bun";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Admin, Producer } from "@platformatic/kafka";
 import { freePort } from "../kinds/fake-gcs.ts";
@@ -77,7 +80,8 @@ export interface Rec {
 
 /** Produces records (in this order; acks from the leader) to a topic. */
 export async function produce(addr: string, topic: string, records: readonly Rec[], partition?: number): Promise<void> {
-  const p = new Producer({ clientId: "test-producer", bootstrapBrokers: [addr], retries: 3, timeout: 10_000 });
+  // Idempotent: a retried send (a fresh topic whose leader is not elected yet) writes nothing twice.
+  const p = new Producer({ clientId: "test-producer", bootstrapBrokers: [addr], retries: 5, timeout: 10_000, idempotent: true });
   try {
     await p.send({
       messages: records.map((r) => ({
@@ -109,3 +113,70 @@ export const confluent = (bootstrapServer: string, topic: string) => ({
 export const msk = (clusterArn: string, topic: string) => ({
   awsMsk: { clusterArn, topic, awsRoleArn: "arn:aws:iam::111111111111:role/ingest", gcpServiceAccount: "ingest@test-project.iam.gserviceaccount.com" },
 });
+
+/** Apache Kafka's jars (.ci/apache-kafka fetches them once from Maven Central, then only prints where they are). */
+function apacheKafkaLib(): string {
+  const r = spawnSync(["bash", ".ci/apache-kafka"], { cwd: ROOT, stdout: "pipe", stderr: "pipe", timeout: 900_000 });
+  const m = /== apache-kafka: (\S+)/.exec(r.stdout.toString());
+  if (r.exitCode !== 0 || !m) throw new Error(`.ci/apache-kafka failed:\n${r.stdout.toString()}\n${r.stderr.toString()}`);
+  return m[1];
+}
+
+/**
+ * Apache Kafka in KRaft mode, one node (broker and controller) on free loopback ports, its log in a
+ * temporary folder: formatted, started, and resolved once its listener answers (bounded: 90 s).
+ */
+export async function startApacheKafka(): Promise<Kfake> {
+  const lib = apacheKafkaLib();
+  const dir = mkdtempSync(join(tmpdir(), "apache-kafka-"));
+  const [port, controller] = [await freePort(), await freePort()];
+  const props = join(dir, "server.properties");
+  writeFileSync(
+    props,
+    [
+      "process.roles=broker,controller",
+      "node.id=1",
+      `controller.quorum.voters=1@127.0.0.1:${controller}`,
+      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controller}`,
+      `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+      "controller.listener.names=CONTROLLER",
+      "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+      `log.dirs=${join(dir, "data")}`,
+      "offsets.topic.replication.factor=1",
+      "transaction.state.log.replication.factor=1",
+      "transaction.state.log.min.isr=1",
+      "auto.create.topics.enable=false",
+      "",
+    ].join("\n"),
+  );
+  const java = ["java", "-Xmx512m", "-cp", `${lib}/*`];
+  const clusterId = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
+  const format = spawnSync([...java, "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", props, "--standalone"], { stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+  if (format.exitCode !== 0) throw new Error(`kafka-storage format failed: ${format.stdout.toString()}${format.stderr.toString()}`);
+  const proc = spawn([...java, "kafka.Kafka", props], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const addr = `127.0.0.1:${port}`;
+  const until = Date.now() + 90_000;
+  for (;;) {
+    const a = new Admin({ clientId: "probe", bootstrapBrokers: [addr], timeout: 2000, retries: 0 });
+    const up = await a.metadata({ topics: [] }).then(() => true, () => false);
+    await a.close().catch(() => {});
+    if (up) break;
+    if (Date.now() > until || proc.exitCode !== null) {
+      proc.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error("Apache Kafka did not answer within 90 s");
+    }
+    await Bun.sleep(250);
+  }
+  return {
+    addr,
+    port,
+    async stop() {
+      proc.kill("SIGTERM");
+      const t = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+      await proc.exited;
+      clearTimeout(t);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
