@@ -5,7 +5,8 @@
  * denied) and recover by themselves.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { PubSub } from "@google-cloud/pubsub";
+import { PubSub } from "@google-cloud/pubsub";
+import { spawnServer } from "../helpers/server-process.ts";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { confluent, createKafkaTopic, msk, produce, startKfake, type Kfake } from "./kafka-helpers.ts";
 import { importTopic, orderedImport, pullN, rawClients } from "./helpers.ts";
@@ -72,19 +73,26 @@ test("records become messages: value → data, key → ordering key, headers →
   expect(metrics).toContain(`pubsub_emulator_import_messages_total{project="test-project",topic="${topic.split("/")[3]}",state="ACTIVE"} 60`);
 }, 60_000);
 
-test("a record without a key has no ordering key; one with neither value nor headers is skipped and counted", async () => {
+test("a record without a key has no ordering key; one with neither value nor headers is skipped, counted, and logged at platform_logs_settings' severity", async () => {
   await produce(kafka.addr, "plain", [{ value: "no-key" }, { value: "" }, { value: "", headers: { only: "header" } }]);
-  const raw = rawClients(emu);
+  // A server process, to read its log.
+  const server = await spawnServer(["--log-level", "info"]);
+  const client = new PubSub({ projectId: "test-project", apiEndpoint: server.endpoint, emulatorMode: true });
+  const raw = rawClients(server);
   try {
-    const { topic, sub } = await importTopic(pubsub, confluent(kafka.addr, "plain"));
+    const { topic, sub } = await importTopic(client, { ...confluent(kafka.addr, "plain"), platformLogsSettings: { severity: "WARNING" } });
     const got = await pullN(raw, sub.name, 2, 10_000);
     expect(got.map((m) => [m.data, m.attributes])).toEqual([
       ["no-key", {}],
       ["", { only: "header" }],
     ]);
-    await waitFor(() => emu.streams.status(topic.name)?.failed === 1, 5000, "the empty record counted");
+    await server.printed(`WARN import topic ${topic.name}: 1 record(s) not ingested: a record with no value and no headers makes an empty message`);
+    const [summary] = await Promise.all([fetch(`http://${server.endpoint}/emulator/v1/projects/test-project/topics/${topic.name.split("/")[3]}`).then((r) => r.json())]);
+    expect(summary.ingestion).toMatchObject({ state: "ACTIVE", messages: 2, failed: 1 });
   } finally {
     await raw.close();
+    await client.close();
+    await server.stop();
   }
 }, 30_000);
 
