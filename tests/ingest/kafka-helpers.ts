@@ -35,8 +35,8 @@ export interface KfakeOptions {
   dataDir?: string;
   /** name:partitions */
   topics?: string[];
-  /** user:password for SASL/PLAIN */
-  saslPlain?: string;
+  /** MECHANISM:user:password: the broker asks for this SASL login */
+  sasl?: string;
 }
 
 /** Starts a broker and resolves once it listens (bounded: 15 s). */
@@ -44,7 +44,7 @@ export async function startKfake(o: KfakeOptions = {}): Promise<Kfake> {
   const port = o.port ?? (await freePort());
   const args = ["-port", String(port)];
   if (o.dataDir) args.push("-data-dir", o.dataDir);
-  if (o.saslPlain) args.push("-sasl-plain", o.saslPlain);
+  if (o.sasl) args.push("-sasl", o.sasl);
   for (const t of o.topics ?? []) args.push("-topic", t);
   const proc: Subprocess<"ignore", "pipe", "pipe"> = spawn([kfakeBinary(), ...args], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const reader = proc.stdout.getReader();

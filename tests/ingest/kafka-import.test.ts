@@ -133,26 +133,32 @@ test("Amazon MSK: a mapped cluster ARN reads its broker; an unmapped one is CLUS
   }
 }, 30_000);
 
-test("a broker that asks for SASL: PLAIN with --kafka-sasl is ACTIVE; without credentials it is CONFLUENT_CLOUD_PERMISSION_DENIED", async () => {
-  const secured = await startKfake({ topics: ["secret:1"], saslPlain: "alice:s3cret" });
-  const withLogin = await startTestEmulator({ kafkaSasl: "PLAIN:alice:s3cret" });
-  const raw = rawClients(withLogin);
-  try {
-    await produceSasl(secured.addr);
-    const { sub } = await importTopic(withLogin.client(), confluent(secured.addr, "secret"));
-    expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["hidden"]);
-    const { topic } = await importTopic(pubsub, confluent(secured.addr, "secret"));
-    await waitState(topic.name, "confluentCloud", "CONFLUENT_CLOUD_PERMISSION_DENIED");
-  } finally {
-    await raw.close();
-    await withLogin.close();
-    await secured.stop();
-  }
-}, 30_000);
+for (const mechanism of ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] as const) {
+  test(`a broker that asks for SASL ${mechanism}: with --kafka-sasl it is ACTIVE; without credentials or with a wrong password CONFLUENT_CLOUD_PERMISSION_DENIED`, async () => {
+    const secured = await startKfake({ topics: ["secret:1"], sasl: `${mechanism}:alice:s3cret` });
+    const withLogin = await startTestEmulator({ kafkaSasl: `${mechanism}:alice:s3cret` });
+    const wrong = await startTestEmulator({ kafkaSasl: `${mechanism}:alice:wrong` });
+    const raw = rawClients(withLogin);
+    try {
+      await produceSasl(secured.addr, mechanism);
+      const { sub } = await importTopic(withLogin.client(), confluent(secured.addr, "secret"));
+      expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["hidden"]);
+      const { topic } = await importTopic(pubsub, confluent(secured.addr, "secret"));
+      await waitState(topic.name, "confluentCloud", "CONFLUENT_CLOUD_PERMISSION_DENIED");
+      const { topic: refused } = await importTopic(wrong.client(), confluent(secured.addr, "secret"));
+      await waitFor(() => wrong.streams.status(refused.name)?.state === "CONFLUENT_CLOUD_PERMISSION_DENIED", 10_000, "a refused login");
+    } finally {
+      await raw.close();
+      await wrong.close();
+      await withLogin.close();
+      await secured.stop();
+    }
+  }, 30_000);
+}
 
-async function produceSasl(addr: string): Promise<void> {
+async function produceSasl(addr: string, mechanism: "PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512"): Promise<void> {
   const { Producer } = await import("@platformatic/kafka");
-  const p = new Producer({ clientId: "t", bootstrapBrokers: [addr], sasl: { mechanism: "PLAIN", username: "alice", password: "s3cret" }, timeout: 10_000 });
+  const p = new Producer({ clientId: "t", bootstrapBrokers: [addr], sasl: { mechanism, username: "alice", password: "s3cret" }, timeout: 10_000 });
   try {
     await p.send({ messages: [{ topic: "secret", value: Buffer.from("hidden") }] });
   } finally {

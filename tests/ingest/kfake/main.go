@@ -1,6 +1,6 @@
 // A Kafka-protocol broker for the import-topic tests: franz-go's kfake on a given port, optionally
 // keeping its log in a directory (so a stopped broker comes back with its records) and asking for
-// SASL/PLAIN. Prints "listening HOST:PORT" once it accepts connections; stops on SIGTERM/SIGINT.
+// a SASL login (PLAIN or SCRAM). Prints "listening HOST:PORT" once it accepts connections; stops on SIGTERM/SIGINT.
 package main
 
 import (
@@ -17,7 +17,7 @@ import (
 func main() {
 	port := flag.Int("port", 0, "port to listen on (0: any free one)")
 	dataDir := flag.String("data-dir", "", "keep the log here across restarts")
-	plain := flag.String("sasl-plain", "", "user:password: require SASL/PLAIN with this superuser")
+	sasl := flag.String("sasl", "", "MECHANISM:user:password (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512): require SASL with this superuser")
 	var seeds multi
 	flag.Var(&seeds, "topic", "name:partitions to create at start (repeatable)")
 	flag.Parse()
@@ -26,9 +26,10 @@ func main() {
 	if *dataDir != "" {
 		opts = append(opts, kfake.DataDir(*dataDir))
 	}
-	if *plain != "" {
-		user, pass, _ := strings.Cut(*plain, ":")
-		opts = append(opts, kfake.EnableSASL(), kfake.Superuser("PLAIN", user, pass))
+	if *sasl != "" {
+		mech, rest, _ := strings.Cut(*sasl, ":")
+		user, pass, _ := strings.Cut(rest, ":")
+		opts = append(opts, kfake.EnableSASL(), kfake.Superuser(mech, user, pass))
 	}
 	for _, s := range seeds {
 		name, n, _ := strings.Cut(s, ":")
