@@ -22,6 +22,8 @@ export interface KafkaSourceConfig {
   denied: string;
 }
 
+/** Kafka's default metadata.max.age.ms. */
+const METADATA_MAX_AGE_MS = 300_000;
 /** How long the broker holds a fetch that found nothing new (the protocol's long poll). */
 const FETCH_WAIT_MS = 500;
 const FETCH_MAX_BYTES = 8 * 2 ** 20;
@@ -77,29 +79,44 @@ class KafkaReader extends ReaderLoop {
       ...(this.cfg.sasl ? { sasl: sasl(this.cfg.sasl) } : {}),
     });
     this.client = client;
+    let { id, parts } = await this.partitions(client, []);
+    let checked = this.ctx.clock.now();
+    this.active();
+    while (this.running() && this.client === client) {
+      // Kafka clients look at the topic's metadata again every metadata.max.age.ms (5 min by default):
+      // partitions added since are read from their earliest offset.
+      if (this.ctx.clock.now() - checked >= METADATA_MAX_AGE_MS) {
+        ({ id, parts } = await this.partitions(client, parts));
+        checked = this.ctx.clock.now();
+      }
+      const leaders = Map.groupBy(parts, (p) => p.leader);
+      let paused = false;
+      await Promise.all(
+        [...leaders].map(async ([node, ps]) => {
+          if (!(await this.fetchOnce(client, id, node, ps))) paused = true;
+        }),
+      );
+      // The broker could not take every record (memory budget): read them again a little later.
+      if (paused && this.running()) await this.sleep(this.backoff);
+    }
+  }
+
+  /** The topic's id and partitions; each one not in `known` at its saved position (the earliest offset the first time). */
+  private async partitions(client: Consumer, known: Partition[]): Promise<{ id: string; parts: Partition[] }> {
     const md = await client.metadata({ topics: [this.cfg.topic], autocreateTopics: false, forceUpdate: true });
     const topic = md.topics.get(this.cfg.topic);
     if (!topic) throw new TopicNotFound();
     const earliest = await this.earliest(client);
     const parts: Partition[] = topic.partitions.map((p, index) => {
+      const had = known.find((k) => k.index === index);
+      if (had) return { ...had, leader: p.leader };
       const saved = this.ctx.position(String(index));
       const from = earliest[index] ?? 0n;
       const offset = saved === undefined ? from : BigInt(saved);
       // Records the broker no longer keeps (retention) cannot be read: go on from the oldest it has.
       return { index, leader: p.leader, offset: offset < from ? from : offset };
     });
-    this.active();
-    while (this.running() && this.client === client) {
-      const leaders = Map.groupBy(parts, (p) => p.leader);
-      let paused = false;
-      await Promise.all(
-        [...leaders].map(async ([node, ps]) => {
-          if (!(await this.fetchOnce(client, topic.id, node, ps))) paused = true;
-        }),
-      );
-      // The broker could not take every record (memory budget): read them again a little later.
-      if (paused && this.running()) await this.sleep(this.backoff);
-    }
+    return { id: topic.id, parts };
   }
 
   private async earliest(client: Consumer): Promise<bigint[]> {

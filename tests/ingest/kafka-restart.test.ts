@@ -102,3 +102,26 @@ test("the topic deleted on the broker is TOPIC_NOT_FOUND; the import topic delet
     await kafka.stop();
   }
 }, 60_000);
+
+test("partitions added to the Kafka topic are read once the metadata is five minutes old (the emulator's clock)", async () => {
+  const kafka = await startKfake({ topics: ["grow:1"] });
+  const emu = await startTestEmulator({ clock: "manual" });
+  const raw = rawClients(emu);
+  try {
+    await produce(kafka.addr, "grow", [{ value: "p0" }], 0);
+    const { sub } = await importTopic(emu.client(), confluent(kafka.addr, "grow"));
+    expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["p0"]);
+    const { Admin } = await import("@platformatic/kafka");
+    const admin = new Admin({ clientId: "t", bootstrapBrokers: [kafka.addr], timeout: 10_000 });
+    await admin.createPartitions({ topics: [{ name: "grow", count: 2 }] });
+    await admin.close();
+    await produce(kafka.addr, "grow", [{ value: "p1" }], 1);
+    expect(await pullNothing(raw, sub.name)).toBe(0);
+    await emu.advance("300s");
+    expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["p1"]);
+  } finally {
+    await raw.close();
+    await emu.close();
+    await kafka.stop();
+  }
+}, 60_000);
