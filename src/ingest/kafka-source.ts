@@ -3,8 +3,9 @@
  * (pure JavaScript; imported only by stream-imports.ts when a Kafka import topic exists). No
  * consumer group: every partition is fetched from the position the ledger holds (the earliest
  * offset the first time), so positions live with the emulator's data, not the broker's. The
- * fetch long-polls the partition leaders (the Kafka protocol's own wait; no timer of ours), and
- * each record fetched is published, in partition order, before its position is recorded. What
+ * fetch long-polls the partition leaders (the Kafka protocol's own wait; no timer of ours), the
+ * topic's metadata is looked at again every metadata.max.age.ms (new partitions), and each record
+ * fetched is published, in partition order per key, before its position is recorded. What
  * the broker answers sets the source's state; a failure closes the connection and tries again
  * after a backoff (reader-loop.ts).
  */
