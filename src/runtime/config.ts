@@ -41,6 +41,13 @@ export interface Config {
   bigtableEmulatorHost: string;
   /** Per-project resource limits lowered or raised from the real service's (`topics=100,…`). */
   projectQuotas: Partial<ProjectQuotas>;
+  /** Amazon MSK import topics: `ARN=host:port` entries, the Kafka bootstrap server each cluster ARN is dialled at. */
+  mskBootstrap: string[];
+  /** SASL credentials Kafka import topics log in with, `MECHANISM:user:password` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512); "" = none. */
+  kafkaSasl: string;
+  /** The Kinesis endpoint Kinesis import topics read from (the AWS SDKs' AWS_ENDPOINT_URL_KINESIS, then AWS_ENDPOINT_URL); "" = none. */
+  kinesisEndpoint: string;
+  awsEndpointUrl: string;
   /** The gRPC server on the shared port: our own on our own HTTP/2 ("raw"), our own over node:http2 ("lean") or @grpc/grpc-js's. */
   grpcServer: "lean" | "raw" | "grpc-js";
 }
@@ -262,6 +269,43 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.projectQuotas = quotas(v)),
   },
   {
+    flag: "--msk-bootstrap",
+    env: "PUBSUB_MSK_BOOTSTRAP",
+    default: "",
+    help: "ARN=host:port: Amazon MSK import topics with this cluster_arn read the Kafka broker at host:port; repeatable, or comma-separated in the env var",
+    apply(c, v) {
+      for (const entry of v.split(",").map((e) => e.trim()).filter(Boolean)) {
+        const eq = entry.lastIndexOf("=");
+        if (eq <= 0 || !/^[^\s:]+:\d{1,5}$/.test(entry.slice(eq + 1))) throw new Error(`--msk-bootstrap must be ARN=host:port (got "${entry}")`);
+        c.mskBootstrap.push(entry);
+      }
+    },
+  },
+  {
+    flag: "--kafka-sasl",
+    env: "PUBSUB_KAFKA_SASL",
+    default: "",
+    help: "MECHANISM:user:password (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) that Kafka import topics (Confluent Cloud, MSK) log in with",
+    apply(c, v) {
+      if (v && !/^(PLAIN|SCRAM-SHA-256|SCRAM-SHA-512):[^:]+:.*$/.test(v)) throw new Error("--kafka-sasl must be MECHANISM:user:password with MECHANISM PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
+      c.kafkaSasl = v;
+    },
+  },
+  {
+    flag: "--kinesis-endpoint",
+    env: "AWS_ENDPOINT_URL_KINESIS",
+    default: "",
+    help: "the Kinesis endpoint (http://host:port) Amazon Kinesis import topics read their streams from",
+    apply: (c, v) => (c.kinesisEndpoint = v),
+  },
+  {
+    flag: "--aws-endpoint-url",
+    env: "AWS_ENDPOINT_URL",
+    default: "",
+    help: "the AWS endpoint Kinesis import topics use when --kinesis-endpoint is not set",
+    apply: (c, v) => (c.awsEndpointUrl = v),
+  },
+  {
     flag: "--grpc-server",
     env: "PUBSUB_GRPC_SERVER",
     default: "raw",
@@ -296,6 +340,10 @@ export const DEFAULTS: Config = {
   storageEmulatorHost: "",
   bigtableEmulatorHost: "",
   projectQuotas: {},
+  mskBootstrap: [],
+  kafkaSasl: "",
+  kinesisEndpoint: "",
+  awsEndpointUrl: "",
   grpcServer: "raw",
 };
 
@@ -314,7 +362,7 @@ export const findOption = (flag: string): Option | undefined => OPTIONS.find((x)
 
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */
 export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
-  const c: Config = { ...DEFAULTS, provision: [] };
+  const c: Config = { ...DEFAULTS, provision: [], mskBootstrap: [] };
   for (const o of OPTIONS) for (const v of envValues(o, env)) o.apply(c, v);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];

@@ -27,6 +27,7 @@ import { storageTarget } from "../sinks/storage/targets.ts";
 import { ImportLedger } from "../ingest/ledger.ts";
 import { StorageImports } from "../ingest/storage-imports.ts";
 import { nodeCompression } from "../transforms/compression-codec.ts";
+import { StreamImports, type StreamSettings } from "../ingest/stream-imports.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -40,6 +41,8 @@ export interface Emulator {
   readonly imports: StorageImports;
   /** What the operator API reads and changes (reset, clock, inspection), for in-process callers. */
   readonly operator: OperatorDeps;
+  /** Kafka (Confluent Cloud, MSK) and Kinesis import topics. */
+  readonly streams: StreamImports;
   stop(): Promise<void>;
 }
 
@@ -79,6 +82,16 @@ async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget, h
   }
   const { grpcJsTransport } = await import("../grpc/server.ts");
   return grpcJsTransport(table, health);
+}
+
+/** Where Kafka and Kinesis import topics find their sources. */
+function streamSettings(c: Config): StreamSettings {
+  const mskBootstrap = new Map<string, string>();
+  for (const entry of c.mskBootstrap) {
+    const eq = entry.lastIndexOf("=");
+    mskBootstrap.set(entry.slice(0, eq), entry.slice(eq + 1));
+  }
+  return { mskBootstrap, kafkaSasl: c.kafkaSasl, kinesisEndpoint: c.kinesisEndpoint || c.awsEndpointUrl };
 }
 
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
@@ -123,12 +136,15 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   broker.observe(counters);
   const imports = new StorageImports(broker, storage, clock, new ImportLedger(c.dataDir || null));
   imports.start();
+  const streams = new StreamImports(broker, clock, streamSettings(c), new ImportLedger<string>(c.dataDir || null, "stream-imports.json"));
+  streams.start();
+  const importStatus = { status: (topic: string) => imports.status(topic) ?? streams.status(topic) };
   // Wrapped once, so every transport registered over the table meets the injected faults.
   const faults = new FaultRegistry();
   const table = withFaults(createRpcTable(broker), faults);
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
-  const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports, diskFault });
+  const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports: importStatus, diskFault });
   // grpc.health.v1.Health's answer on every gRPC server: NOT_SERVING from the moment stop() begins.
   const health = new HealthState();
   const grpc = await grpcTransport(c, table, memory, health);
@@ -141,16 +157,18 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const opened = "connection" in grpc ? import("./raw-front.ts").then((m) => m.listenRaw(c.host, c.port, grpc, http, listenOptions)) : import("./listener.ts").then((m) => m.listen(c.host, c.port, grpc, http, listenOptions));
   const listener = await opened.catch((e) => {
     imports.stop();
+    streams.stop();
     close();
     throw e;
   });
   const stop = async () => {
     imports.stop();
+    streams.stop();
     broker.stopDeliveries();
     bigtable.close();
     await listener.close();
     broker.store.keepViews(null);
     close();
   };
-  return { port: listener.port, host: c.host, broker, clock, imports, operator: { broker, clock, counters, faults, history, imports }, stop };
+  return { port: listener.port, host: c.host, broker, clock, imports, streams, operator: { broker, clock, counters, faults, history, imports: importStatus }, stop };
 }

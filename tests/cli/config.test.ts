@@ -26,6 +26,10 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--storage-dir": { value: "/tmp/gcs", expect: { storageDir: "/tmp/gcs" } },
   "--storage-emulator-host": { value: "http://localhost:4443", expect: { storageEmulatorHost: "http://localhost:4443" } },
   "--grpc-server": { value: "grpc-js", expect: { grpcServer: "grpc-js" } },
+  "--msk-bootstrap": { value: "arn:aws:kafka:us-east-1:1:cluster/c/x=127.0.0.1:9092", expect: { mskBootstrap: ["arn:aws:kafka:us-east-1:1:cluster/c/x=127.0.0.1:9092"] } },
+  "--kafka-sasl": { value: "SCRAM-SHA-256:alice:pa:ss", expect: { kafkaSasl: "SCRAM-SHA-256:alice:pa:ss" } },
+  "--kinesis-endpoint": { value: "http://127.0.0.1:4567", expect: { kinesisEndpoint: "http://127.0.0.1:4567" } },
+  "--aws-endpoint-url": { value: "http://127.0.0.1:4566", expect: { awsEndpointUrl: "http://127.0.0.1:4566" } },
 };
 
 const envName = (env: string) => env.replace("<N>", "1");
