@@ -6,8 +6,10 @@
 // (DOCKER_HOST), with IMAGE set to the image it built.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+// docs:node-imports {
 import { PubSub } from "@google-cloud/pubsub";
 import { PubSubEmulatorContainer } from "@testcontainers/gcloud";
+// docs:node-imports }
 
 const RECEIVE_MS = 20_000;
 
@@ -15,8 +17,11 @@ test("PubSubEmulatorContainer runs the image and serves the official Node client
   const image = process.env.IMAGE;
   assert.ok(image, "IMAGE is not set: .ci/image sets it to the image it built");
 
+  // The lines docs/testcontainers.md shows (tests/docs/testcontainers.test.ts checks it does).
+  // docs:node {
   const container = await new PubSubEmulatorContainer(image).withProjectId("tc-project").start();
   const pubsub = new PubSub({ projectId: container.getProjectId(), apiEndpoint: container.getEmulatorEndpoint() });
+  // docs:node }
   try {
     const [topic] = await pubsub.createTopic("greetings");
     assert.equal(topic.name, "projects/tc-project/topics/greetings");

@@ -10,7 +10,10 @@ import os
 import queue
 
 import pytest
+
+# docs:python-imports {
 from testcontainers.community.google import PubSubContainer
+# docs:python-imports }
 
 RECEIVE_S = 20
 
@@ -20,9 +23,12 @@ def test_pubsub_container_runs_the_image():
     image = os.environ.get("IMAGE")
     assert image, "IMAGE is not set: .ci/image sets it to the image it built"
 
+    # The lines docs/testcontainers.md shows (tests/docs/testcontainers.test.ts checks it does).
+    # docs:python {
     with PubSubContainer(image=image, project="tc-project") as pubsub:
         publisher = pubsub.get_publisher_client()
         subscriber = pubsub.get_subscriber_client()
+        # docs:python }
         try:
             topic = publisher.topic_path(pubsub.project, "greetings")
             sub = subscriber.subscription_path(pubsub.project, "greetings-sub")
