@@ -26,8 +26,8 @@ if (command.verb === "env-init") {
   process.exit(0);
 }
 if (command.verb === "healthcheck") {
-  const { healthcheck } = await import("./cli/healthcheck.ts");
-  const result = await healthcheck(config);
+  const { healthcheck, healthTarget } = await import("./cli/healthcheck.ts");
+  const result = await healthcheck(healthTarget(command.args, config, process.env.PUBSUB_ADDRESS_FILE));
   if (!result.ok) process.stderr.write(`unhealthy: ${result.detail}\n`);
   process.exit(result.ok ? 0 : 1);
 }
@@ -60,6 +60,17 @@ const started = await startEmulator(config, (broker) => {
   process.exit(e.name === "ProvisionError" ? 2 : 1);
 });
 emulator = started;
+// Where the image's HEALTHCHECK finds the port we serve on (src/cli/healthcheck.ts), written
+// before the started line so that a ready emulator always has it.
+const addressFile = process.env.PUBSUB_ADDRESS_FILE;
+if (addressFile) {
+  const { recordAddress } = await import("./cli/healthcheck.ts");
+  try {
+    recordAddress(addressFile, { host: config.host, port: started.port });
+  } catch (e) {
+    log.warn(`cannot write PUBSUB_ADDRESS_FILE ${addressFile}; healthcheck falls back to the configured address: ${(e as Error).message}`);
+  }
+}
 // The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it.
 console.log(`[pubsub] INFO: Server started, listening on ${started.port}`);
 if (config.project) log.info(`project ${config.project} (every project is served)`);
