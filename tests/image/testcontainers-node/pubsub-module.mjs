@@ -30,7 +30,8 @@ test("PubSubEmulatorContainer runs the image and serves the official Node client
 
     const received = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no message within ${RECEIVE_MS} ms`)), RECEIVE_MS);
-      subscription.once("error", (err) => {
+      // Kept for the subscription's life: an "error" with no listener would throw.
+      subscription.on("error", (err) => {
         clearTimeout(timer);
         reject(err);
       });
