@@ -63,8 +63,10 @@ class PubSubModuleTest {
           topics.createTopic(topic);
           subs.createSubscription(sub, topic, PushConfig.getDefaultInstance(), 10);
         }
+        // docs:java-publisher {
         Publisher publisher = Publisher.newBuilder(topic)
             .setChannelProvider(channels).setCredentialsProvider(noCredentials).build();
+        // docs:java-publisher }
         String id;
         try {
           id = publisher.publish(PubsubMessage.newBuilder()
