@@ -27,8 +27,8 @@ if (command.verb === "env-init") {
   process.exit(0);
 }
 if (command.verb === "healthcheck") {
-  const { healthcheck } = await import("./cli/healthcheck.ts");
-  const result = await healthcheck(config);
+  const { healthcheck, healthTarget } = await import("./cli/healthcheck.ts");
+  const result = await healthcheck(healthTarget(command.args, config, process.env.PUBSUB_ADDRESS_FILE));
   if (!result.ok) process.stderr.write(`unhealthy: ${result.detail}\n`);
   process.exit(result.ok ? 0 : 1);
 }
@@ -56,6 +56,17 @@ const started = await startConfigured(config).catch((e: Error) => {
   process.exit(e.name === "ProvisionError" ? 2 : 1);
 });
 emulator = started;
+// Where the image's HEALTHCHECK finds the port we serve on (src/cli/healthcheck.ts), written
+// before the started line so that a ready emulator always has it.
+const addressFile = process.env.PUBSUB_ADDRESS_FILE;
+if (addressFile) {
+  const { recordAddress } = await import("./cli/healthcheck.ts");
+  try {
+    recordAddress(addressFile, { host: config.host, port: started.port });
+  } catch (e) {
+    log.warn(`cannot write PUBSUB_ADDRESS_FILE ${addressFile}; healthcheck falls back to the configured address: ${(e as Error).message}`);
+  }
+}
 // The started line Testcontainers and scripts wait for: its text whole, in either log format.
 log.ready(readyLine(started.port), { port: started.port, host: config.host, grpcServer: config.grpcServer });
 if (config.project) log.info(`project ${config.project} (every project is served)`, { project: config.project });
