@@ -18,7 +18,7 @@ import { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { realClock } from "../runtime/real-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
 import type { DiskFaultProbe } from "../admin/metrics.ts";
-import { collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
+import { capRefusal, collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
 import { log } from "../runtime/log.ts";
 import { CloudStorageKind } from "../sinks/storage/kind.ts";
 import { storageTarget } from "../sinks/storage/targets.ts";
@@ -79,6 +79,8 @@ async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget): 
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
+  const refusal = capRefusal();
+  if (refusal) throw Object.assign(new Error(`cannot start: ${refusal}.`), { name: "MemoryCapError" });
   const { store, close, diskFault } = await openStore(c.dataDir);
   const clock = new SwitchableClock(c.clock);
   const push = lazyPush(() => clock.now());
