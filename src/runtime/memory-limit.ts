@@ -106,7 +106,10 @@ export function rlimitGauges(limits?: ReturnType<typeof parseRlimits>): MemoryGa
   return rlimits(limits).map((r) => {
     const room = Math.max(0, r.limit - r.used());
     const reserve = Math.max(MIN_RESERVE, Math.min(r.limit * RLIMIT_RESERVE, room / 4));
-    return { what: r.what, cap: r.cap, limit: Math.floor(r.limit - reserve), used: r.used };
+    // Nothing at all only within half the least reserve of the limit itself, where the next mapping
+    // may fail: a tenth-of-the-limit reserve put that line hundreds of MiB lower, and virtual memory
+    // does not come back after a drain, so an emptied emulator stayed refusing everything.
+    return { what: r.what, cap: r.cap, limit: Math.floor(r.limit - reserve), hard: Math.floor(r.limit - MIN_RESERVE / 2), used: r.used };
   });
 }
 

@@ -39,7 +39,8 @@ async function lifeUnderCap(wrap: string[], capWords: RegExp, startWords: RegExp
   }
   const r = await fillDrainRefill(server, capWords, FILL);
   c = r.clients;
-  return `took ${r.accepted} messages of 4 KiB, then refused`;
+  const by = /memory budget/.test(r.details) ? "the budget" : /RLIMIT|cap|limit/.test(r.details) ? "the gauge" : "?";
+  return `took ${r.accepted} messages of 4 KiB, then refused by ${by}: ${r.details.slice(16, 140)}`;
 }
 
 const steps = (from: number, to: number, by: number) => Array.from({ length: (to - from) / by + 1 }, (_, i) => from + i * by);

@@ -46,6 +46,9 @@ Max address space         unlimited            unlimited            bytes
     expect(gauges.map((g) => g.what)).toEqual(["data segment"]);
     expect(gauges[0]!.limit).toBeLessThan(512 * MIB);
     expect(gauges[0]!.cap).toContain("RLIMIT_DATA");
+    // Nothing at all is admitted only near the limit itself, past the gauge's own limit.
+    expect(gauges[0]!.hard!).toBeGreaterThan(gauges[0]!.limit);
+    expect(gauges[0]!.hard!).toBeLessThan(512 * MIB);
     expect(gauges[0]!.used()).toBeGreaterThan(0);
     expect(rlimitGauges(parseRlimits(""))).toEqual([]);
   });
