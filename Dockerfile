@@ -14,7 +14,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json bun.lock ./
-RUN bun install --frozen-lockfile --production
+# Bun is in this image already: not the npm package's per-platform Bun (optionalDependencies).
+RUN bun install --frozen-lockfile --production --omit=optional
 COPY tsconfig.json ./
 COPY protos ./protos
 COPY src ./src

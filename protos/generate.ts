@@ -16,8 +16,8 @@ export function descriptorJson(entryPoints: readonly string[] = ENTRY_POINTS): s
   return JSON.stringify(root.toJSON()) + "\n";
 }
 
-/** The Bigtable data API the Bigtable subscriptions write through (a client, never served). */
-export const BIGTABLE_ENTRY_POINTS = ["google/bigtable/v2/bigtable.proto"];
+/** The Bigtable data API the Bigtable subscriptions write through, and the table admin API whose GetTable tells a table's column families and row key schema (a client, never served). */
+export const BIGTABLE_ENTRY_POINTS = ["google/bigtable/v2/bigtable.proto", "google/bigtable/admin/v2/bigtable_table_admin.proto"];
 
 if (import.meta.main) {
   if (process.argv.includes("--stdout")) process.stdout.write(descriptorJson());

@@ -48,21 +48,15 @@ for (const signal of stopSignals()) {
 }
 
 // Imported after the commands above so they answer without loading gRPC and the protos.
-const { startEmulator } = await import("./server/emulator.ts");
-const provisioning = config.configFile || config.provision.length ? await import("./provision/provision.ts") : undefined;
-const started = await startEmulator(config, (broker) => {
-  if (!provisioning) return;
-  const { created, existing } = provisioning.provision(broker, provisioning.loadPlan(config));
-  log.info(`provisioned ${created.length} topics and subscriptions${existing.length ? ` (${existing.length} existed already)` : ""}`);
-}).catch((e: Error) => {
+const { readyLine, startConfigured } = await import("./server/configured.ts");
+const started = await startConfigured(config).catch((e: Error) => {
   if (e.name === "ProvisionError") log.error(`cannot provision: ${e.message}`);
   else if (e.name === "DataDirError" || e.name === "MemoryCapError") log.error(e.message);
   else log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
   process.exit(e.name === "ProvisionError" ? 2 : 1);
 });
 emulator = started;
-// The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it.
-console.log(`[pubsub] INFO: Server started, listening on ${started.port}`);
+console.log(readyLine(started.port));
 if (config.project) log.info(`project ${config.project} (every project is served)`);
 
 // One bad request or connection must not take down every client's emulator: log and go on.

@@ -18,7 +18,7 @@ import { IamPolicies } from "./iam.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./rules/limits.ts";
 import { MemoryBudget } from "./memory-budget.ts";
 import type { MessageInput } from "./message.ts";
-import { DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
+import { assignedSubscriptionName, DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
 import { pullOnce, type PullHandle } from "./delivery/pull.ts";
 import { paginate, type Page } from "./rules/paging.ts";
 import type { ExportStatus } from "./kinds/export-delivery.ts";
@@ -40,7 +40,7 @@ import { MemoryStore } from "./store/memory-store.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import { Subscription, type SubscriptionView } from "./subscription/subscription.ts";
 import { Topic } from "./topic/topic.ts";
-import type { TransformEngine } from "./stages/transform-engine.ts";
+import type { CompressionCodec, TransformEngine } from "./stages/transform-engine.ts";
 import { transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./stages/transforms.ts";
 import { deliveryStages, publishStages, runPublishStages, type PublishBatch } from "./stages/stages.ts";
 
@@ -74,6 +74,8 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
    * stored but never run.
    */
   transforms?: () => Promise<TransformEngine>;
+  /** ZLIB and Zstandard for the Compression transform (node:zlib's, given by the server). */
+  compression?: CompressionCodec;
   /** Per-project resource limits; the real service's where not given. */
   quotas?: Partial<ProjectQuotas>;
   /**
@@ -107,7 +109,7 @@ export class Broker {
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
-    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now());
+    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now(), o.compression ?? null);
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
@@ -350,6 +352,7 @@ export class Broker {
   // ---- subscriptions ----
 
   createSubscription(input: SubscriptionResource): SubscriptionResource {
+    if (!input.name) input = { ...input, name: assignedSubscriptionName(input.topic) };
     parseName(input.name, "subscriptions");
     parseName(input.topic, "topics", "topic");
     if (this.subs.has(input.name)) throw alreadyExists(input.name);
@@ -639,9 +642,19 @@ export class Broker {
   }
 
   /** The resource as Get reports it: topic_message_retention_duration is read from the topic now. */
+  /**
+   * A subscription as read: its topic's retention, and RESOURCE_ERROR while its export kind's own
+   * state says the destination fails (ACTIVE again by itself once it works), as the real service.
+   */
   private describe(sub: Subscription): SubscriptionResource {
     const r = sub.topic?.config.messageRetentionDuration;
-    return r === undefined ? sub.config : { ...sub.config, topicMessageRetentionDuration: r };
+    const kindState = this.deliveries.status(sub)?.state;
+    const failing = !!kindState && kindState !== "ACTIVE";
+    if (r === undefined && !failing) return sub.config;
+    const out: SubscriptionResource = { ...sub.config };
+    if (r !== undefined) out.topicMessageRetentionDuration = r;
+    if (failing) out.state = "RESOURCE_ERROR";
+    return out;
   }
 
   private topic(name: string): SubTopic {

@@ -18,12 +18,14 @@ import { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { realClock } from "../runtime/real-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
 import type { DiskFaultProbe } from "../admin/metrics.ts";
+import type { OperatorDeps } from "../admin/operator.ts";
 import { capRefusal, collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
 import { log } from "../runtime/log.ts";
 import { CloudStorageKind } from "../sinks/storage/kind.ts";
 import { storageTarget } from "../sinks/storage/targets.ts";
 import { ImportLedger } from "../ingest/ledger.ts";
 import { StorageImports } from "../ingest/storage-imports.ts";
+import { nodeCompression } from "../transforms/compression-codec.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -35,6 +37,8 @@ export interface Emulator {
   readonly clock: SwitchableClock;
   /** Cloud Storage import topics. */
   readonly imports: StorageImports;
+  /** What the operator API reads and changes (reset, clock, inspection), for in-process callers. */
+  readonly operator: OperatorDeps;
   stop(): Promise<void>;
 }
 
@@ -99,6 +103,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     memory,
     // QuickJS and its wasm load with the first resource that has transforms.
     transforms: () => import("../transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
+    compression: nodeCompression,
     quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
@@ -142,5 +147,5 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     broker.store.keepViews(null);
     close();
   };
-  return { port: listener.port, host: c.host, broker, clock, imports, stop };
+  return { port: listener.port, host: c.host, broker, clock, imports, operator: { broker, clock, counters, faults, history, imports }, stop };
 }

@@ -11,8 +11,8 @@ import { parseProject } from "../rules/names.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
 import type { Subscription } from "../subscription/subscription.ts";
 import type { Topic } from "../topic/topic.ts";
-import type { TransformEngine } from "./transform-engine.ts";
-import { compileTransforms, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
+import type { CompressionCodec, TransformEngine } from "./transform-engine.ts";
+import { compileTransforms, hasJavaScriptUdf, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export class TransformBindings {
   engine: TransformEngine | null = null;
@@ -22,17 +22,19 @@ export class TransformBindings {
   constructor(
     readonly load: (() => Promise<TransformEngine>) | null,
     private now: () => number,
+    /** The Compression transform's codec; without it compression steps pass messages on. */
+    readonly compression: CompressionCodec | null = null,
   ) {}
 
   /** Compiles a create's or an update's transforms (INVALID_ARGUMENT on a bad one). */
   compile(list: readonly unknown[] | undefined, field?: string): TransformChain | null {
-    return compileTransforms(list, this.engine, field);
+    return compileTransforms(list, this, field);
   }
 
   /** A stored resource's transforms compiled again; one this engine refuses runs none (never fails a restart). */
   restored(list: readonly unknown[] | undefined): TransformChain | null {
     try {
-      return compileTransforms(list, this.engine);
+      return compileTransforms(list, this);
     } catch {
       return null;
     }
@@ -63,11 +65,11 @@ export class TransformBindings {
     removed: (s) => this.setSubscription(s, null),
   };
 
-  /** Whether a resource has transforms the engine (not loaded yet) should run. */
+  /** Whether a resource has JavaScript UDFs the engine (not loaded yet) should run. */
   needsEngine(topics: Iterable<Topic>, subs: Iterable<Subscription>): boolean {
     if (this.engine || !this.load) return false;
-    for (const t of topics) if (t.config.messageTransforms?.length) return true;
-    for (const s of subs) if (s.config.messageTransforms?.length) return true;
+    for (const t of topics) if (hasJavaScriptUdf(t.config.messageTransforms)) return true;
+    for (const s of subs) if (hasJavaScriptUdf(s.config.messageTransforms)) return true;
     return false;
   }
 
@@ -98,7 +100,7 @@ export class TransformBindings {
     if (source.topic) chain = (find.topic(source.topic), this.topicChains.get(source.topic) ?? null);
     else if (source.subscription) chain = find.subscription(source.subscription).transform;
     else if (source.transforms?.length) {
-      const adHoc = compileTransforms(source.transforms, this.engine);
+      const adHoc = compileTransforms(source.transforms, this);
       try {
         return adHoc ? adHoc.trace(message.data, message.attributes, meta()) : [];
       } finally {
@@ -112,6 +114,6 @@ export class TransformBindings {
   validate(project: string, transform: unknown): void {
     parseProject(project);
     if (!transform) throw invalid("message_transform is required.");
-    compileTransforms([transform], this.engine, "message_transform")?.dispose();
+    compileTransforms([transform], this, "message_transform")?.dispose();
   }
 }

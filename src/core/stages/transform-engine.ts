@@ -32,3 +32,14 @@ export interface TransformEngine {
   /** Compiles `code` and finds `functionName` in it; a string is the compile error. */
   compile(functionName: string, code: string): CompiledUdf | string;
 }
+
+export type CompressionAlgorithm = "ZLIB" | "ZSTD";
+
+/**
+ * The Compression transform's algorithms; the server gives node:zlib's (the core imports no node:
+ * module). `decompress` never returns more than `maxBytes`: a string says why it failed.
+ */
+export interface CompressionCodec {
+  compress(algorithm: CompressionAlgorithm, data: Uint8Array): Uint8Array;
+  decompress(algorithm: CompressionAlgorithm, data: Uint8Array, maxBytes: number): Uint8Array | string;
+}

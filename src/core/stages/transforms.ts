@@ -8,7 +8,8 @@ import { echo } from "../bounded.ts";
 import { PubSubError, invalid } from "../errors.ts";
 import { checkMessage } from "../rules/limits.ts";
 import type { MessageInput, StoredMessage } from "../message.ts";
-import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata } from "./transform-engine.ts";
+import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, CompressionCodec } from "./transform-engine.ts";
+import { checkCompression, compressionStep, type CompressionProto } from "./compression.ts";
 
 export const TRANSFORM_LIMITS = {
   maxEnabled: 5,
@@ -20,6 +21,7 @@ export const TRANSFORM_LIMITS = {
 interface TransformProto {
   javascriptUdf?: { functionName?: string; code?: string } | null;
   aiInference?: unknown;
+  compression?: CompressionProto | null;
   enabled?: boolean;
   disabled?: boolean;
 }
@@ -31,10 +33,19 @@ const RESERVED = new Set(
     "implements interface package private protected public await arguments eval undefined").split(" "),
 );
 
-/** One step: a compiled UDF, or an ai_inference transform (passed through: no Vertex AI here). */
+/** What compiles a chain: the UDF engine and the compression codec, each null until the server gives it. */
+export interface TransformRuntime {
+  readonly engine: TransformEngine | null;
+  readonly compression: CompressionCodec | null;
+}
+
+/**
+ * One step: a compiled UDF, a compression, or an ai_inference transform (passed through: no
+ * Vertex AI here). A step whose runtime is missing (udf null) passes the message on.
+ */
 export interface TransformStep {
   readonly name: string;
-  readonly kind: "javascript_udf" | "ai_inference";
+  readonly kind: "javascript_udf" | "ai_inference" | "compression";
   readonly udf: CompiledUdf | null;
   failures: number;
 }
@@ -115,11 +126,16 @@ export class TransformChain {
   }
 }
 
+/** Whether a message_transforms list has a JavaScript UDF (only those need the engine loaded). */
+export const hasJavaScriptUdf = (list: unknown): boolean =>
+  Array.isArray(list) && list.some((t) => !!(t as TransformProto | null)?.javascriptUdf);
+
 /**
  * Validates a resource's message_transforms and, with an engine, compiles the enabled ones
  * (null when none is enabled, so a resource without transforms costs one null check).
  */
-export function compileTransforms(list: readonly unknown[] | undefined, engine: TransformEngine | null, field = "message_transforms"): TransformChain | null {
+export function compileTransforms(list: readonly unknown[] | undefined, runtime: TransformRuntime, field = "message_transforms"): TransformChain | null {
+  const { engine, compression } = runtime;
   if (!list || list.length === 0) return null;
   const names = new Set<string>();
   const steps: TransformStep[] = [];
@@ -134,10 +150,16 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
     const t = (raw ?? {}) as TransformProto;
     const at = field.endsWith("s") ? `${field}[${i}]` : field;
     const udf = t.javascriptUdf;
-    if (udf && t.aiInference) throw invalid(`${at}: only one of javascript_udf and ai_inference may be set.`);
-    if (!udf && !t.aiInference) throw invalid(`${at}: a message transform must set javascript_udf or ai_inference.`);
+    const set = [udf, t.aiInference, t.compression].filter((x) => !!x).length;
+    if (set > 1) throw invalid(`${at}: only one of javascript_udf, ai_inference and compression may be set.`);
+    if (set === 0) throw invalid(`${at}: a message transform must set javascript_udf, ai_inference or compression.`);
     const on = !t.disabled;
     if (on) enabled++;
+    if (t.compression) {
+      const c = checkCompression(t.compression, at);
+      if (on) steps.push({ name: `compression[${i}]`, kind: "compression", udf: compression ? compressionStep(compression, c) : null, failures: 0 });
+      return;
+    }
     if (!udf) {
       const endpoint = (t.aiInference as { endpoint?: string }).endpoint ?? "";
       if (endpoint === "") throw invalid(`${at}.ai_inference.endpoint is required.`);
