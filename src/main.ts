@@ -2,6 +2,7 @@
 import { parseCommand, type Command } from "./cli/command.ts";
 import { loadConfig, type Config } from "./runtime/config.ts";
 import { log, setLogFormat, setLogLevel } from "./runtime/log.ts";
+import { stopSignals } from "./runtime/stop-signals.ts";
 
 let command: Command;
 let config: Config;
@@ -37,7 +38,7 @@ if (command.verb === "healthcheck") {
 // the started line, as Testcontainers or a quick `docker stop` sends, still shuts down cleanly.
 let emulator: { stop(): Promise<void> } | undefined;
 let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
+for (const signal of stopSignals()) {
   process.on(signal, async () => {
     if (stopping) process.exit(1);
     stopping = true;
@@ -51,7 +52,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 const { readyLine, startConfigured } = await import("./server/configured.ts");
 const started = await startConfigured(config).catch((e: Error) => {
   if (e.name === "ProvisionError") log.error(`cannot provision: ${e.message}`);
-  else if (e.name === "DataDirError") log.error(e.message);
+  else if (e.name === "DataDirError" || e.name === "MemoryCapError") log.error(e.message);
   else log.error(`cannot listen on ${config.host}:${config.port}: ${e.message}`);
   process.exit(e.name === "ProvisionError" ? 2 : 1);
 });
