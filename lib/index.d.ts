@@ -21,6 +21,8 @@ export interface StartOptions {
   clock?: "system" | "manual";
   /** Default "warn" (the command line's default is "info"). The level is process-wide in process. */
   logLevel?: LogLevel;
+  /** "json": one JSON object per log line, as Cloud Logging reads them (docs/logging.md). Process-wide in process. */
+  logFormat?: "text" | "json";
   /** `project,topic1,topic2:sub1:sub2` specs to create before serving. */
   provision?: string | string[];
   /** A JSON or YAML file of projects, topics and subscriptions to create before serving. */

@@ -14,7 +14,7 @@ import type { Counters } from "./counters.ts";
 import { faultRoutes } from "./fault-routes.ts";
 import type { FaultRegistry } from "../rpc/middleware/faults.ts";
 import type { MessageHistory } from "./history.ts";
-import type { ImportStatusSource } from "../ingest/storage-imports.ts";
+import type { ImportStatusSource } from "../ingest/topic-imports.ts";
 import { inspectRoutes } from "./inspect.ts";
 import { resetEmulator } from "./operator.ts";
 import type { RpcTable } from "../rpc/table.ts";

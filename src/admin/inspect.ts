@@ -2,7 +2,7 @@
  * Read-only inspection: a subscription's state, its leases with delivery counts and deadlines,
  * a peek at waiting messages (nothing is leased), a topic's subscriptions, a message's history.
  */
-import type { ImportStatusSource } from "../ingest/storage-imports.ts";
+import type { ImportStatusSource } from "../ingest/topic-imports.ts";
 import type { Broker } from "../core/broker.ts";
 import type { Entry } from "../core/subscription/backlog.ts";
 import type { Counters } from "./counters.ts";

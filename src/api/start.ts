@@ -8,7 +8,7 @@ import { LEASES_LIMIT, PEEK_LIMIT, leasesOf, messageRecord, subscriptionSummary,
 import { resetEmulator } from "../admin/operator.ts";
 import { clientAddress } from "../cli/address.ts";
 import { loadConfig } from "../runtime/config.ts";
-import { setLogLevel } from "../runtime/log.ts";
+import { setLogFormat, setLogLevel } from "../runtime/log.ts";
 import { startConfigured } from "../server/configured.ts";
 import { EmulatorError, asEmulatorError } from "./errors.ts";
 import { limitOf, projectName, resourceName } from "./names.ts";
@@ -21,6 +21,7 @@ export async function start(options?: StartOptions): Promise<ApiEmulator> {
   // Environment variables are left out: a PUBSUB_* set for another emulator must not leak in.
   const config = loadConfig(optionsToArgs(options), {});
   setLogLevel(config.logLevel);
+  setLogFormat(config.logFormat);
   const emu = await startConfigured(config);
   const ops = emu.operator;
   let stopping: Promise<void> | undefined;

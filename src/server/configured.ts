@@ -6,7 +6,7 @@ import { startEmulator, type Emulator } from "./emulator.ts";
 /** The exact line Testcontainers and scripts wait for, as the gcloud emulator prints it. */
 export const readyLine = (port: number): string => `[pubsub] INFO: Server started, listening on ${port}`;
 
-/** Rejects with a ProvisionError or DataDirError (by name) or the listen error; nothing is left listening then. */
+/** Rejects with a ProvisionError, DataDirError or MemoryCapError (by name) or the listen error; nothing is left listening then. */
 export async function startConfigured(config: Config): Promise<Emulator> {
   // Imported only when something is declared: a plain start never loads YAML and the plan reader.
   const provisioning = config.configFile || config.provision.length ? await import("../provision/provision.ts") : undefined;
