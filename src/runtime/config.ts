@@ -62,7 +62,11 @@ export interface InferenceRoute {
   url: URL;
 }
 
-const ENDPOINT_NAME = /^projects\/[^/=\s]+\/locations\/[^/=\s]+\/(endpoints\/[^/=\s]+|publishers\/[^/=\s]+\/models\/[^/=\s]+)$/;
+const SEGMENT = "[A-Za-z0-9][A-Za-z0-9._-]{0,127}";
+const ENDPOINT_NAME = new RegExp(`^projects/${SEGMENT}/locations/${SEGMENT}/(endpoints/${SEGMENT}|publishers/${SEGMENT}/models/${SEGMENT})$`);
+
+/** Whether a string is a Vertex AI endpoint or publisher model name (safe to put in a URL path). */
+export const isInferenceEndpointName = (name: string): boolean => ENDPOINT_NAME.test(name);
 
 /** Reads `URL` or `projects/…/endpoints/E=URL` (or `…/publishers/P/models/M=URL`); the URL must be http(s). */
 export function inferenceRoute(entry: string): InferenceRoute {

@@ -10,7 +10,7 @@
 import { LIMITS } from "../core/rules/limits.ts";
 import type { AiInferenceCaller, AiInferenceSpec, UdfMessage, UdfOutcome } from "../core/stages/transform-engine.ts";
 import { wellKnownToJson } from "../proto/well-known.ts";
-import type { InferenceRoute } from "../runtime/config.ts";
+import { isInferenceEndpointName, type InferenceRoute } from "../runtime/config.ts";
 
 export const INFERENCE_LIMITS = {
   /** Requests in flight to one URL; more wait their turn. */
@@ -68,12 +68,13 @@ export class HttpInferenceCaller implements AiInferenceCaller {
     const base = this.fallback;
     if (!base) return null;
     if (base.pathname !== "/" || base.search) return base.href;
-    return `${base.origin}/v1/${endpoint}:rawPredict`;
+    // The name becomes part of the path: only a well-formed one (no "..", "?", "#", "%").
+    return isInferenceEndpointName(endpoint) ? `${base.origin}/v1/${endpoint}:rawPredict` : null;
   }
 
   async infer(spec: AiInferenceSpec, message: UdfMessage): Promise<UdfOutcome> {
     const url = this.urlOf(spec.endpoint);
-    if (!url) return failed(`no --ai-inference-endpoint serves ${spec.endpoint.slice(0, 300)}`);
+    if (!url) return failed(`no --ai-inference-endpoint serves "${spec.endpoint.slice(0, 300)}" (a name in Vertex AI's form reaches the plain URL's rawPredict path)`);
     let original: unknown;
     try {
       original = JSON.parse(decoder.decode(message.data));

@@ -134,6 +134,8 @@ describe("at publish (a topic's transform)", () => {
       expect(err.message).toContain('Message transform "ai_inference[0]" failed on messages[0]');
       expect(err.message).toContain(words);
     }
+    const odd = await topicWith([{ aiInference: { endpoint: "projects/../locations/x/endpoints/y?z" } }]);
+    expect((await failure(odd.publishMessage({ data: json({}) }))).message).toContain('no --ai-inference-endpoint serves "projects/../locations/x/endpoints/y?z"');
     const text = await topicWith([{ aiInference: { endpoint: "projects/p/locations/l/endpoints/t" } }]);
     expect((await failure(text.publishMessage({ data: Buffer.from("{not json") }))).message).toContain("not JSON");
   }, T);
