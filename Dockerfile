@@ -14,8 +14,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json bun.lock ./
-# Bun is in this image already: not the npm package's per-platform Bun (optionalDependencies).
-RUN bun install --frozen-lockfile --production --omit=optional
+# Optional dependencies too: the Kafka and Kinesis clients are among them (the binary bundles them;
+# npm users may go without). Bun picks only this platform's @oven/bun package, unused here.
+RUN bun install --frozen-lockfile --production
 COPY tsconfig.json ./
 COPY protos ./protos
 COPY src ./src

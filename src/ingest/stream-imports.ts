@@ -48,6 +48,15 @@ const STARTERS: Record<StreamSourceKind, Starter> = {
   },
 };
 
+/**
+ * The Kafka and Kinesis clients are optional dependencies of the npm package (npm skips one it
+ * cannot install): say which to add when one is missing.
+ */
+function missingClientHint(e: unknown): string {
+  const m = /Cannot find (?:package|module) '?"?((?:@[\w.-]+\/)?[\w.-]+)/.exec(String((e as Error)?.message ?? ""));
+  return m ? ` (the optional dependency ${m[1]} is not installed: npm install ${m[1]})` : "";
+}
+
 const CHUNK = 500;
 
 interface Import extends TopicImport {
@@ -83,7 +92,7 @@ export class StreamImports extends TopicImports<Import> {
         if (imp.stopped) reader?.stop();
         else imp.reader = reader;
       },
-      (e) => log.warn(`import topic ${imp.topic}: its ${imp.kind} reader did not start: ${(e as Error).message}`),
+      (e) => log.warn(`import topic ${imp.topic}: its ${imp.kind} reader did not start: ${(e as Error).message}${missingClientHint(e)}`),
     );
   }
 
