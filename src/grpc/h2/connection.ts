@@ -7,7 +7,7 @@
  * with RST_STREAM; nothing a client sends throws out of here.
  */
 import { DEFAULT_WINDOW, FRAME_HEADER, Flag, H2Error, MAX_WINDOW, MAX_FRAME_SIZE, MIN_FRAME_SIZE, PREFACE_LENGTH, SETTINGS_ACK, Setting, Type, frameHeader, settingsFrame, wordsFrame, writeHeader } from "./frame.ts";
-import { CompressionError, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
+import { CompressionError, HeaderBomb, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
 import { H2Stream, type StreamOwner } from "./stream.ts";
 import { reportInternal } from "../../runtime/internal-errors.ts";
 
@@ -37,6 +37,24 @@ export interface ConnectionOptions {
 const MAX_HEADER_BLOCK = 256 * 1024;
 /** Control frames (PING and SETTINGS answers) queued for a client that does not read: past this, it is cut off. */
 const MAX_CONTROL_BACKLOG = 1024 * 1024;
+/** HEADERS + CONTINUATIONs of one block: 16 full frames reach MAX_HEADER_BLOCK; empty ones (CVE-2024-27316) reach this. */
+const MAX_BLOCK_FRAMES = 64;
+/**
+ * Attack budgets (docs/http2-attacks.md), each counted per connection and checked against the
+ * clock only once spent, so the hot path pays an increment. Past one within its window the
+ * connection ends with GOAWAY ENHANCE_YOUR_CALM.
+ * Streams the client reset while open, or that we refused (rapid reset, CVE-2023-44487):
+ * this many times the concurrent-stream limit per RESET_WINDOW_MS.
+ */
+const RESETS_PER_LIMIT = 2;
+const RESET_WINDOW_MS = 10_000;
+/**
+ * Frames that ask for work without moving a request on (PING, SETTINGS, WINDOW_UPDATE, PRIORITY,
+ * empty DATA, unknown types): this many per FLOOD_WINDOW_MS, plus one per DATA frame we sent in
+ * it (each may earn a WINDOW_UPDATE).
+ */
+const FLOOD_FRAMES = 10_000;
+const FLOOD_WINDOW_MS = 1000;
 
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
@@ -59,7 +77,7 @@ export class H2Connection implements StreamOwner {
   private carry: Buffer[] = [];
   private carryBytes = 0;
   /** A header block being continued: its stream, flags and parts. */
-  private block: { stream: number; endStream: boolean; parts: Buffer[]; bytes: number } | null = null;
+  private block: { stream: number; endStream: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
   private lastStreamId = 0;
   private sendWindow = DEFAULT_WINDOW;
   private recvWindow: number;
@@ -72,6 +90,14 @@ export class H2Connection implements StreamOwner {
   private pumping = false;
   private pumpAgain = false;
   private controlBacklog = 0;
+  /** The attack budgets' counts and when their windows started. */
+  private resets = 0;
+  private readonly resetBudget: number;
+  private resetsSince = 0;
+  private floods = 0;
+  private floodsSince = 0;
+  private dataFramesSent = 0;
+  private dataFramesAtWindow = 0;
   /** GOAWAY sent: no new streams; the socket ends once the last stream closes. */
   private goingAway = false;
   private dead = false;
@@ -81,6 +107,8 @@ export class H2Connection implements StreamOwner {
 
   constructor(private readonly o: ConnectionOptions) {
     this.decoder = new HeaderDecoder(4096, o.maxHeaderListSize);
+    this.resetBudget = RESETS_PER_LIMIT * o.maxConcurrentStreams;
+    this.resetsSince = this.floodsSince = performance.now();
     this.recvWindow = o.window;
     this.queue(
       settingsFrame([
@@ -115,6 +143,7 @@ export class H2Connection implements StreamOwner {
     } catch (e) {
       if (e instanceof ConnectionError) this.fail(e.code, e.message);
       else if (e instanceof CompressionError) this.fail(H2Error.COMPRESSION_ERROR, e.message);
+      else if (e instanceof HeaderBomb) this.fail(H2Error.ENHANCE_YOUR_CALM, e.message);
       else {
         // A fault of ours, not the client's: reported, and the connection (only) ends.
         reportInternal(e);
@@ -192,13 +221,15 @@ export class H2Connection implements StreamOwner {
       case Type.PRIORITY:
         if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PRIORITY on stream 0.");
         if (p.length !== 5) return this.resetId(id, H2Error.FRAME_SIZE_ERROR);
-        return;
+        return this.flooding();
       case Type.RST_STREAM:
         if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
         if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
         if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
-        this.streams.get(id)?.destroy();
-        return;
+        const reset = this.streams.get(id);
+        if (!reset) return this.flooding();
+        reset.destroy();
+        return this.resetting();
       case Type.SETTINGS:
         return this.settings(flags, id, p);
       case Type.PUSH_PROMISE:
@@ -206,6 +237,7 @@ export class H2Connection implements StreamOwner {
       case Type.PING:
         if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PING on a stream.");
         if (p.length !== 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "PING must be 8 bytes.");
+        this.flooding();
         if (!(flags & Flag.ACK)) {
           const pong = Buffer.allocUnsafe(FRAME_HEADER + 8);
           writeHeader(pong, 0, 8, Type.PING, Flag.ACK, 0);
@@ -222,7 +254,7 @@ export class H2Connection implements StreamOwner {
         return this.windowUpdate(id, p);
       default:
         // Unknown frame types are ignored (RFC 9113 §4.1).
-        return;
+        return this.flooding();
     }
   }
 
@@ -250,6 +282,7 @@ export class H2Connection implements StreamOwner {
     s.recvUnacked += p.length;
     const body = this.unpad(flags, p);
     if (body.length) s.emit("data", body);
+    else if (!(flags & Flag.END_STREAM)) this.flooding();
     if (flags & Flag.END_STREAM && !s.closed) s.endRemote();
     else if (!s.closed && s.recvUnacked >= this.o.window / 2) {
       this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, id, [s.recvUnacked]));
@@ -273,7 +306,7 @@ export class H2Connection implements StreamOwner {
       if (body.length < 5) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "HEADERS too short for its priority.");
       body = body.subarray(5);
     }
-    this.block = { stream: id, endStream: (flags & Flag.END_STREAM) !== 0, parts: [], bytes: 0 };
+    this.block = { stream: id, endStream: (flags & Flag.END_STREAM) !== 0, parts: [], bytes: 0, frames: 0 };
     this.addToBlock(body, flags);
   }
 
@@ -281,6 +314,7 @@ export class H2Connection implements StreamOwner {
     const b = this.block!;
     b.bytes += p.length;
     if (b.bytes > MAX_HEADER_BLOCK) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, `A header block is larger than ${MAX_HEADER_BLOCK} bytes.`);
+    if (++b.frames > MAX_BLOCK_FRAMES) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, `A header block spans more than ${MAX_BLOCK_FRAMES} frames.`);
     b.parts.push(p);
     if (!(flags & Flag.END_HEADERS)) return;
     this.block = null;
@@ -298,7 +332,10 @@ export class H2Connection implements StreamOwner {
     if (id <= this.lastStreamId || id % 2 === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on a closed or server-initiated stream id.");
     this.lastStreamId = id;
     if (this.goingAway) return this.resetId(id, H2Error.REFUSED_STREAM);
-    if (this.streams.size >= this.o.maxConcurrentStreams) return this.resetId(id, H2Error.REFUSED_STREAM);
+    if (this.streams.size >= this.o.maxConcurrentStreams) {
+      this.resetId(id, H2Error.REFUSED_STREAM);
+      return this.resetting();
+    }
     const s = new H2Stream(id, this, this.peerInitialWindow, this.o.window);
     this.streams.set(id, s);
     if (headers) this.o.onStream(s, headers);
@@ -308,22 +345,21 @@ export class H2Connection implements StreamOwner {
 
   private settings(flags: number, id: number, p: Buffer): void {
     if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "SETTINGS on a stream.");
+    this.flooding();
     if (flags & Flag.ACK) {
       if (p.length) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "A SETTINGS acknowledgement has a payload.");
       return;
     }
     if (p.length % 6) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "SETTINGS is not a multiple of 6 bytes.");
+    // The streams' windows move once per frame, by the last initial window it gives: a frame of
+    // 2,730 entries must not walk every stream 2,730 times.
+    let window = this.peerInitialWindow;
     for (let i = 0; i < p.length; i += 6) {
       const key = p.readUInt16BE(i);
       const value = p.readUInt32BE(i + 2);
       if (key === Setting.INITIAL_WINDOW_SIZE) {
         if (value > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE is over 2^31-1.");
-        const delta = value - this.peerInitialWindow;
-        this.peerInitialWindow = value;
-        for (const s of this.streams.values()) {
-          s.sendWindow += delta;
-          if (s.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "A stream window passed 2^31-1.");
-        }
+        window = value;
       } else if (key === Setting.MAX_FRAME_SIZE) {
         if (value < MIN_FRAME_SIZE || value > MAX_FRAME_SIZE) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "SETTINGS_MAX_FRAME_SIZE out of range.");
         this.peerMaxFrame = value;
@@ -332,17 +368,26 @@ export class H2Connection implements StreamOwner {
       }
     }
     this.control(SETTINGS_ACK);
-    this.wakeAll();
+    const delta = window - this.peerInitialWindow;
+    if (delta === 0) return;
+    this.peerInitialWindow = window;
+    for (const s of this.streams.values()) {
+      s.sendWindow += delta;
+      if (s.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "A stream window passed 2^31-1.");
+    }
+    if (delta > 0) this.wakeAll();
   }
 
   private windowUpdate(id: number, p: Buffer): void {
     if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "WINDOW_UPDATE must be 4 bytes.");
     const n = p.readUInt32BE(0) & 0x7fffffff;
+    this.flooding();
     if (id === 0) {
       if (n === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A WINDOW_UPDATE of 0.");
       this.sendWindow += n;
       if (this.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "The connection window passed 2^31-1.");
-      return this.wakeAll();
+      // Streams waiting for the connection's window are still in the send queue.
+      return this.pump();
     }
     const s = this.streams.get(id);
     if (!s) {
@@ -353,6 +398,27 @@ export class H2Connection implements StreamOwner {
     s.sendWindow += n;
     if (s.sendWindow > MAX_WINDOW) return this.reset(s, H2Error.FLOW_CONTROL_ERROR);
     if (s.pendingBytes) this.wake(s);
+  }
+
+  // ---- attack budgets
+
+  /** A stream the client reset while open, or one we refused. */
+  private resetting(): void {
+    if (++this.resets <= this.resetBudget) return;
+    const now = performance.now();
+    if (now - this.resetsSince < RESET_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many streams reset or refused.");
+    this.resetsSince = now;
+    this.resets = 0;
+  }
+
+  /** A frame that asks for work without moving a request on. */
+  private flooding(): void {
+    if (++this.floods <= FLOOD_FRAMES + this.dataFramesSent - this.dataFramesAtWindow) return;
+    const now = performance.now();
+    if (now - this.floodsSince < FLOOD_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many control frames.");
+    this.floodsSince = now;
+    this.floods = 0;
+    this.dataFramesAtWindow = this.dataFramesSent;
   }
 
   // ---- writing
@@ -478,6 +544,7 @@ export class H2Connection implements StreamOwner {
       while (s.pendingBytes > 0 && s.sendWindow > 0 && this.sendWindow > 0) {
         const n = Math.min(s.pendingBytes, s.sendWindow, this.sendWindow, this.peerMaxFrame);
         this.queue(frameHeader(n, Type.DATA, 0, s.id));
+        this.dataFramesSent++;
         let left = n;
         while (left > 0) {
           const head = s.pending[0]!;
@@ -501,17 +568,20 @@ export class H2Connection implements StreamOwner {
         this.sendQueue.delete(s);
         s.sent();
       } else if (this.sendWindow <= 0) return;
+      // Blocked by its own window: its WINDOW_UPDATE (or a larger initial window) queues it again,
+      // so the connection's WINDOW_UPDATEs do not walk streams that cannot send.
+      else this.sendQueue.delete(s);
     }
   }
 
   reset(s: H2Stream, code: number): void {
     if (s.closed) return;
-    this.queue(wordsFrame(Type.RST_STREAM, 0, s.id, [code]));
+    this.control(wordsFrame(Type.RST_STREAM, 0, s.id, [code]));
     s.destroy();
   }
 
   private resetId(id: number, code: number): void {
-    this.queue(wordsFrame(Type.RST_STREAM, 0, id, [code]));
+    this.control(wordsFrame(Type.RST_STREAM, 0, id, [code]));
   }
 
   closed(s: H2Stream): void {

@@ -8,6 +8,11 @@ import type hpackModule from "hpack.js";
 import { dict } from "../../core/safe-keys.ts";
 
 export class CompressionError extends Error {}
+/** A block that decodes to far more than the header list limit (an HPACK bomb): not worth decoding on. */
+export class HeaderBomb extends Error {}
+
+/** Decoded bytes of one block past which it is a bomb: a 1-byte index can name a 4 KiB entry. */
+const BOMB_FACTOR = 4;
 
 // hpack.js (and the readable-stream it loads) is read with the first connection, not at start: ≈ 2–5 MiB of idle RSS.
 let hpack: typeof hpackModule | undefined;
@@ -59,7 +64,8 @@ export class HeaderDecoder {
    * The fields of one complete header block, in a prototype-free map (a repeated field keeps its
    * last value); null when their size passes the list limit (the block is still decoded, so the
    * table stays in step). Throws CompressionError for a block that does not decode: the
-   * connection's table is then lost, so the caller ends the connection.
+   * connection's table is then lost, so the caller ends the connection; HeaderBomb past
+   * BOMB_FACTOR times the limit.
    */
   decode(block: Buffer): Headers | null {
     const d = lib().decoder.create() as Decoder;
@@ -105,8 +111,10 @@ export class HeaderDecoder {
         fields++;
         size += name.length + value.length + 32;
         if (size <= this.maxListSize) out[name] = value;
+        else if (size > BOMB_FACTOR * this.maxListSize) throw new HeaderBomb(`A header block decodes to more than ${BOMB_FACTOR * this.maxListSize} bytes.`);
       }
     } catch (e) {
+      if (e instanceof HeaderBomb) throw e;
       throw new CompressionError(e instanceof Error ? e.message.slice(0, 100) : "bad header block");
     }
     return size <= this.maxListSize ? out : null;
