@@ -18,6 +18,8 @@ export interface Wire {
   /** Writes what the socket takes now, keeping nothing: the bytes taken (0 while earlier bytes wait). */
   tryWrite?(b: Buffer): number;
   end(): void;
+  /** Like end(), but what the client still sends is read and dropped until destroy(): closing with it unread would reset the connection, and the client could lose our GOAWAY. */
+  linger?(): void;
   destroy(): void;
   readonly destroyed: boolean;
 }
@@ -612,7 +614,8 @@ export class H2Connection implements StreamOwner {
     this.queue(wordsFrame(Type.GOAWAY, 0, 0, [this.lastStreamId, code], Buffer.from(message.slice(0, 200), "latin1")));
     this.flush();
     this.dead = true;
-    this.socket.end();
+    if (this.socket.linger) this.socket.linger();
+    else this.socket.end();
     setTimeout(() => this.socket.destroy(), 1000).unref?.();
     this.gone();
   }

@@ -18,6 +18,8 @@ export function netWire(socket: net.Socket, c: H2Connection): Wire {
 export interface NativeSocket {
   write(b: Uint8Array): number;
   end(): void;
+  /** FIN, still reading. */
+  shutdown(): void;
   terminate(): void;
 }
 
@@ -63,6 +65,7 @@ export class Outbox {
 export class BunWire implements Wire {
   private readonly rest = new Outbox();
   private ending = false;
+  private halfClose = false;
   destroyed = false;
 
   constructor(
@@ -95,9 +98,15 @@ export class BunWire implements Wire {
     if (this.rest.empty) this.finish();
   }
 
+  linger(): void {
+    this.halfClose = true;
+    this.end();
+  }
+
   private finish(): void {
     this.destroyed = true;
-    this.native.end();
+    if (this.halfClose) this.native.shutdown();
+    else this.native.end();
   }
 
   destroy(): void {
