@@ -87,6 +87,7 @@ export class H2Connection implements StreamOwner {
   private peerInitialWindow = DEFAULT_WINDOW;
   private peerMaxFrame = MIN_FRAME_SIZE;
   private out: Buffer[] = [];
+  private outBytes = 0;
   private flushQueued = false;
   private socketBlocked = false;
   private pumping = false;
@@ -427,6 +428,7 @@ export class H2Connection implements StreamOwner {
 
   private queue(b: Buffer): void {
     this.out.push(b);
+    this.outBytes += b.length;
     if (!this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(() => this.flush());
@@ -446,10 +448,12 @@ export class H2Connection implements StreamOwner {
     this.flushQueued = false;
     if (this.out.length === 0 || !this.socket || this.socket.destroyed) {
       this.out = [];
+      this.outBytes = 0;
       return;
     }
     const out = this.out;
     this.out = [];
+    this.outBytes = 0;
     if (!this.socket.tryWrite || out.length === 1) {
       if (!this.socket.write(out.length === 1 ? out[0]! : Buffer.concat(out))) this.socketBlocked = true;
       return;
@@ -543,7 +547,7 @@ export class H2Connection implements StreamOwner {
   private pumpOnce(): void {
     for (const s of this.sendQueue) {
       if (this.socketBlocked || this.dead) return;
-      while (s.pendingBytes > 0 && s.sendWindow > 0 && this.sendWindow > 0) {
+      while (s.pendingBytes > 0 && s.sendWindow > 0 && this.sendWindow > 0 && !this.socketBlocked) {
         const n = Math.min(s.pendingBytes, s.sendWindow, this.sendWindow, this.peerMaxFrame);
         this.queue(frameHeader(n, Type.DATA, 0, s.id));
         this.dataFramesSent++;
@@ -565,11 +569,16 @@ export class H2Connection implements StreamOwner {
         s.pendingBytes -= n;
         s.sendWindow -= n;
         this.sendWindow -= n;
+        this.outBytes += n;
+        // What the socket has not taken is held until it drains: written as it grows, so a client
+        // with wide windows that does not read stops the pump after a scratch buffer's worth, and
+        // the rest stays in its stream (whose writes then answer false), not all of it here.
+        if (this.outBytes >= SCRATCH) this.flush();
       }
       if (s.pendingBytes === 0) {
         this.sendQueue.delete(s);
         s.sent();
-      } else if (this.sendWindow <= 0) return;
+      } else if (this.socketBlocked || this.sendWindow <= 0) return;
       // Blocked by its own window: its WINDOW_UPDATE (or a larger initial window) queues it again,
       // so the connection's WINDOW_UPDATEs do not walk streams that cannot send.
       else this.sendQueue.delete(s);
