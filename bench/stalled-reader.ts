@@ -10,7 +10,7 @@
 // here (Bun.gc(true)) before each reading leaves only what the server still holds.
 //
 //   bun bench/stalled-reader.ts [--mb 200] [--size 102400] [--grpc-server raw|lean] [--runs 1]
-//                               [--reader official|wide]
+//                               [--reader official|wide] [--backlog-first]
 //
 // Prints one JSON line per run and a summary line. Loopback only; every wait is bounded.
 import { v1 } from "@google-cloud/pubsub";
@@ -35,6 +35,8 @@ const GRPC_SERVER = opt("--grpc-server", "raw") as Config["grpcServer"];
 const RUNS = Number(opt("--runs", "1"));
 /** official: the official Node client (64 KiB windows); wide: a raw reader with 16 MiB windows. */
 const READER = opt("--reader", "official");
+/** The whole backlog published before the readers connect (the stopped one first), not while they run. */
+const BACKLOG_FIRST = args.includes("--backlog-first");
 const N = Math.ceil((MB * 1024 * 1024) / SIZE);
 
 function child(script: string, ...argv: string[]) {
@@ -78,24 +80,37 @@ async function run(stalled: boolean): Promise<{ rssMb: number; heapMb: number; b
   try {
     await new v1.PublisherClient({ servicePath: "127.0.0.1", port: emu.port, sslCreds: grpc.credentials.createInsecure() }).createTopic({ name: topic });
     await admin.createSubscription({ name: sub, topic, ackDeadlineSeconds: 10 });
-    const healthy = child("subscriber-child.ts", port, sub);
-    kids.push(healthy);
-    await sleep(1500);
-    const before = sample();
-    if (stalled) {
+    const publishAll = async () => {
+      const publisher = child("publisher-child.ts", port, topic, String(N), String(SIZE));
+      kids.push(publisher);
+      if (!(await publisher.printed("done", 120_000))) throw new Error("publishing did not finish within 120 s");
+    };
+    const stall = async (prime: boolean) => {
       const reader = child(READER === "wide" ? "wide-reader-child.ts" : "subscriber-child.ts", port, sub);
       kids.push(reader);
-      // Its streams open and deliver (messages go round-robin with the healthy one's); then it stops reading.
-      await sleep(1500);
-      const one = child("publisher-child.ts", port, topic, "50", String(SIZE));
-      kids.push(one);
+      if (prime) {
+        // Its streams open and deliver (messages go round-robin with the healthy one's); then it stops reading.
+        await sleep(1500);
+        kids.push(child("publisher-child.ts", port, topic, "50", String(SIZE)));
+      }
       if (!(await reader.printed("got ", 20_000))) throw new Error("the reader got nothing within 20 s");
       reader.p.kill("SIGSTOP");
+    };
+    let before: ReturnType<typeof sample>;
+    if (BACKLOG_FIRST) {
+      before = sample();
+      await publishAll();
+      if (stalled) await stall(false);
+      await sleep(500);
+      kids.push(child("subscriber-child.ts", port, sub));
+    } else {
+      kids.push(child("subscriber-child.ts", port, sub));
+      await sleep(1500);
+      before = sample();
+      if (stalled) await stall(true);
+      await sleep(500);
+      await publishAll();
     }
-    await sleep(500);
-    const publisher = child("publisher-child.ts", port, topic, String(N), String(SIZE));
-    kids.push(publisher);
-    if (!(await publisher.printed("done", 120_000))) throw new Error("publishing did not finish within 120 s");
     // Everything acked (the stopped reader's share once its leases expired), at most 60 s.
     const end = Date.now() + 60_000;
     while (emu.broker.store.heldMessages > 0 && Date.now() < end) await sleep(250);
@@ -103,7 +118,7 @@ async function run(stalled: boolean): Promise<{ rssMb: number; heapMb: number; b
     await sleep(1500);
     const after = sample();
     const r = { rssMb: after.rss - before.rss, heapMb: after.heap - before.heap, buffersMb: after.buffers - before.buffers };
-    console.log(JSON.stringify({ grpcServer: GRPC_SERVER, reader: READER, stalled, mb: MB, size: SIZE, rssMb: +r.rssMb.toFixed(2), heapMb: +r.heapMb.toFixed(2), buffersMb: +r.buffersMb.toFixed(2) }));
+    console.log(JSON.stringify({ grpcServer: GRPC_SERVER, reader: READER, backlogFirst: BACKLOG_FIRST, stalled, mb: MB, size: SIZE, rssMb: +r.rssMb.toFixed(2), heapMb: +r.heapMb.toFixed(2), buffersMb: +r.buffersMb.toFixed(2) }));
     return r;
   } finally {
     for (const k of kids) k.stop();
@@ -118,5 +133,5 @@ for (let i = 0; i < RUNS; i++) {
   const stalled = await run(true);
   diffs.push(`RSS ${(stalled.rssMb - base.rssMb).toFixed(1)} MB, heap ${(stalled.heapMb - base.heapMb).toFixed(1)} MB, array buffers ${(stalled.buffersMb - base.buffersMb).toFixed(1)} MB`);
 }
-console.log(`stalled ${READER} reader on --grpc-server ${GRPC_SERVER}, ${MB} MB published in ${SIZE}-byte messages, stalled minus baseline: ${diffs.join("; ")}`);
+console.log(`stalled ${READER} reader${BACKLOG_FIRST ? " (backlog first)" : ""} on --grpc-server ${GRPC_SERVER}, ${MB} MB published in ${SIZE}-byte messages, stalled minus baseline: ${diffs.join("; ")}`);
 process.exit(0);

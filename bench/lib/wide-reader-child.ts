@@ -9,4 +9,7 @@ const [port, subscription] = process.argv.slice(2) as [string, string];
 const WINDOW = 16 * 1024 * 1024;
 const peer = new Peer(Number(port), Buffer.concat([settings([[4, WINDOW]]), frame(T.WINDOW_UPDATE, 0, 0, u32(WINDOW - 65_535))]), false);
 peer.send(frame(T.HEADERS, 4, 1, requestBlock(STREAMING_PULL)), frame(T.DATA, 0, 1, streamingPullRequest(subscription, 10)));
-peer.socket.on("data", () => process.stdout.write(`got ${peer.dataBytes.get(1) ?? 0}\n`));
+peer.socket.on("data", () => {
+  const n = peer.dataBytes.get(1) ?? 0;
+  if (n > 0) process.stdout.write(`got ${n}\n`);
+});

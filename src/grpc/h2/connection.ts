@@ -519,6 +519,10 @@ export class H2Connection implements StreamOwner {
     }
   }
 
+  sendable(): number {
+    return this.socketBlocked || this.dead ? 0 : this.sendWindow;
+  }
+
   wake(s: H2Stream): void {
     this.sendQueue.add(s);
     this.pump();

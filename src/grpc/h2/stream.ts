@@ -14,6 +14,8 @@ export interface StreamOwner {
   /** The stream has bytes to send: queue it for the next pump. */
   wake(stream: H2Stream): void;
   closed(stream: H2Stream): void;
+  /** Bytes the connection could send now: its window, 0 while its socket is blocked. */
+  sendable(): number;
 }
 
 /** Above this many unsent bytes, write() answers false (node's streams use 16 KiB; one delivery is up to 10 MB). */
@@ -72,6 +74,11 @@ export class H2Stream extends EventEmitter {
       return false;
     }
     return true;
+  }
+
+  /** Bytes a write could take now and see go at once, or wait below the high-water mark. */
+  room(): number {
+    return Math.max(0, HIGH_WATER - this.pendingBytes) + Math.max(0, Math.min(this.sendWindow - this.pendingBytes, this.owner.sendable()));
   }
 
   end(chunk?: Buffer): void {
