@@ -101,10 +101,10 @@ export class Peer {
   readonly socket: net.Socket;
   private waiters: (() => void)[] = [];
 
-  /** `keep` false: DATA frames are counted, not kept. */
+  /** Sends the preface and `first` (null: nothing, the caller sends its own preface); `keep` false: DATA frames are counted, not kept. */
   constructor(
     port: number,
-    first: Buffer = SETTINGS,
+    first: Buffer | null = SETTINGS,
     private readonly keep = true,
   ) {
     this.socket = net.connect(port, "127.0.0.1");
@@ -125,7 +125,7 @@ export class Peer {
       this.closed = true;
       this.wake();
     });
-    this.socket.write(Buffer.concat([PREFACE, first]));
+    if (first) this.socket.write(Buffer.concat([PREFACE, first]));
   }
 
   private wake() {

@@ -22,9 +22,9 @@ export interface Target {
   close(): Promise<void>;
 }
 
-/** A server process with one topic and one subscription, and v1 clients on it. */
+/** A server process on our own HTTP/2 (whatever PUBSUB_GRPC_SERVER says) with one topic and one subscription, and v1 clients on it. */
 export async function startTarget(): Promise<Target> {
-  const server = await spawnServer([]);
+  const server = await spawnServer(["--grpc-server", "raw"]);
   const opts = { apiEndpoint: "127.0.0.1", servicePath: "127.0.0.1", port: server.port, sslCreds: grpc.credentials.createInsecure(), projectId: PROJECT };
   const publisher = new v1.PublisherClient(opts);
   const subscriber = new v1.SubscriberClient(opts);
