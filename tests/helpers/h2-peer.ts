@@ -100,6 +100,8 @@ export class Peer {
   closed = false;
   readonly socket: net.Socket;
   private waiters: (() => void)[] = [];
+  /** Called with each frame as it arrives (a client that answers DATA, say). */
+  onFrame: ((f: Frame) => void) | null = null;
 
   /** Sends the preface and `first` (null: nothing, the caller sends its own preface); `keep` false: DATA frames are counted, not kept. */
   constructor(
@@ -116,6 +118,7 @@ export class Peer {
         const f = { type: this.buf[3]!, flags: this.buf[4]!, stream: this.buf.readUInt32BE(5) & 0x7fffffff, payload: this.buf.subarray(9, 9 + len) };
         if (f.type === T.DATA) this.dataBytes.set(f.stream, (this.dataBytes.get(f.stream) ?? 0) + len);
         if (f.type !== T.DATA || this.keep) this.frames.push(f);
+        this.onFrame?.(f);
         this.buf = this.buf.subarray(9 + len);
       }
       this.wake();

@@ -52,10 +52,12 @@ const RESETS_PER_LIMIT = 2;
 const RESET_WINDOW_MS = 10_000;
 /**
  * Frames that ask for work without moving a request on (PING, SETTINGS, WINDOW_UPDATE, PRIORITY,
- * empty DATA, unknown types): this many per FLOOD_WINDOW_MS, plus one per DATA frame we sent in
- * it (each may earn a WINDOW_UPDATE).
+ * empty DATA, unknown types): this many per FLOOD_WINDOW_MS, plus FLOOD_PER_DATA_FRAME per DATA
+ * frame we sent in it (each may earn a stream and a connection WINDOW_UPDATE, and a BDP ping
+ * from grpc-go, grpc-java and grpc-core clients).
  */
 const FLOOD_FRAMES = 10_000;
+const FLOOD_PER_DATA_FRAME = 4;
 const FLOOD_WINDOW_MS = 1000;
 
 const SCRATCH = 1024 * 1024;
@@ -416,7 +418,7 @@ export class H2Connection implements StreamOwner {
 
   /** A frame that asks for work without moving a request on. */
   private flooding(): void {
-    if (++this.floods <= FLOOD_FRAMES + this.dataFramesSent - this.dataFramesAtWindow) return;
+    if (++this.floods <= FLOOD_FRAMES + FLOOD_PER_DATA_FRAME * (this.dataFramesSent - this.dataFramesAtWindow)) return;
     const now = performance.now();
     if (now - this.floodsSince < FLOOD_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many control frames.");
     this.floodsSince = now;
