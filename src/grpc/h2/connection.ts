@@ -33,6 +33,8 @@ export interface ConnectionOptions {
   onStream(stream: H2Stream, headers: Headers): void;
   /** A stream whose header list was too large, answered by the caller. */
   onOversized(stream: H2Stream): void;
+  /** How long a connection past MAX_UNSENT may send nothing before it is ended (default STALL_MS). */
+  stallMs?: number;
 }
 
 /** Our SETTINGS_MAX_FRAME_SIZE stays the default; a header block (HEADERS and CONTINUATIONs) may be up to this long. */
@@ -57,6 +59,13 @@ const RESET_WINDOW_MS = 10_000;
  * from grpc-go, grpc-java and grpc-core clients).
  */
 const FLOOD_FRAMES = 10_000;
+/**
+ * Bytes written to a connection's streams and not yet sent (slow read: many large responses to a
+ * client that reads nothing). Past this, with no DATA sent and no drain of the socket for
+ * stallMs, the connection ends.
+ */
+const MAX_UNSENT = 64 * 1024 * 1024;
+const STALL_MS = 10_000;
 const FLOOD_PER_DATA_FRAME = 4;
 const FLOOD_WINDOW_MS = 1000;
 
@@ -103,6 +112,12 @@ export class H2Connection implements StreamOwner {
   private floodsSince = 0;
   private dataFramesSent = 0;
   private dataFramesAtWindow = 0;
+  /** Bytes in the streams' send queues, and when DATA last went out (or the socket drained). */
+  private unsent = 0;
+  private progressAt: number;
+  private stalledCut = false;
+  /** DATA moved during this pump: progress, timed once when it ends. */
+  private moved = false;
   /** GOAWAY sent: no new streams; the socket ends once the last stream closes. */
   private goingAway = false;
   private dead = false;
@@ -113,7 +128,7 @@ export class H2Connection implements StreamOwner {
   constructor(private readonly o: ConnectionOptions) {
     this.decoder = new HeaderDecoder(4096, o.maxHeaderListSize);
     this.resetBudget = RESETS_PER_LIMIT * o.maxConcurrentStreams;
-    this.resetsSince = this.floodsSince = performance.now();
+    this.resetsSince = this.floodsSince = this.progressAt = performance.now();
     this.recvWindow = o.window;
     this.queue(
       settingsFrame([
@@ -134,6 +149,7 @@ export class H2Connection implements StreamOwner {
 
   /** The wire took everything written: DATA may flow again. */
   drained(): void {
+    this.progressAt = performance.now();
     this.socketBlocked = false;
     this.controlBacklog = 0;
     this.pump();
@@ -426,6 +442,15 @@ export class H2Connection implements StreamOwner {
     this.dataFramesAtWindow = this.dataFramesSent;
   }
 
+  held(bytes: number): void {
+    this.unsent += bytes;
+    if (bytes <= 0 || this.unsent <= MAX_UNSENT || this.stalledCut) return;
+    if (performance.now() - this.progressAt < (this.o.stallMs ?? STALL_MS)) return;
+    // Ended after the write that found it (from inside a stream's write, not under it).
+    this.stalledCut = true;
+    queueMicrotask(() => this.fail(H2Error.ENHANCE_YOUR_CALM, `More than ${MAX_UNSENT} bytes unsent and nothing read for ${this.o.stallMs ?? STALL_MS} ms.`));
+  }
+
   // ---- writing
 
   private queue(b: Buffer): void {
@@ -547,6 +572,10 @@ export class H2Connection implements StreamOwner {
       } while (this.pumpAgain);
     } finally {
       this.pumping = false;
+      if (this.moved) {
+        this.moved = false;
+        this.progressAt = performance.now();
+      }
     }
   }
 
@@ -576,6 +605,8 @@ export class H2Connection implements StreamOwner {
         s.sendWindow -= n;
         this.sendWindow -= n;
         this.outBytes += n;
+        this.unsent -= n;
+        this.moved = true;
         // What the socket has not taken is held until it drains: written as it grows, so a client
         // with wide windows that does not read stops the pump after a scratch buffer's worth, and
         // the rest stays in its stream (whose writes then answer false), not all of it here.

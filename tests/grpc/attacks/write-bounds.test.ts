@@ -3,7 +3,8 @@
  * (a stalled reader, or a slow read of a large response), counted in process on a pipe that takes
  * 256 KiB and then nothing: the writes past the socket stop after about one scratch buffer
  * (1 MiB) and the rest stays in its stream, whose write() answers false, instead of the whole
- * window's worth of DATA waiting for the socket.
+ * window's worth of DATA waiting for the socket. Past 64 MiB written and not sent, a connection that
+ * has sent no DATA for the stall time (10 s; 100 ms here) is ended.
  */
 import { expect, test } from "bun:test";
 import { H2Connection } from "../../../src/grpc/h2/connection.ts";
@@ -51,5 +52,53 @@ test("a client with 2^31−1 windows that stops reading holds at most ~1 MiB wai
   c.drained();
   await Bun.sleep(10);
   expect(written).toBe(64 * MiB);
+  c.destroy();
+});
+
+/** A connection whose `streams` streams each answer `bytes` at once (as unary responses do, past backpressure). */
+function responder(streams: number, bytes: number, wire: FakeWire) {
+  const opened: H2Stream[] = [];
+  // One buffer for every response, made before the connection: its filling is no stall of the client's.
+  const body = Buffer.alloc(bytes, 1);
+  const c = new H2Connection({
+    window: 16 * MiB,
+    maxConcurrentStreams: 100,
+    maxHeaderListSize: 64 * 1024,
+    stallMs: 100,
+    onStream: (s) => {
+      opened.push(s);
+      s.respond({ ":status": 200 });
+      s.end(body);
+    },
+    onOversized: () => {},
+  });
+  c.attach(wire);
+  c.read(Buffer.concat([PREFACE, frame(T.SETTINGS, 0, 0), ...Array.from({ length: streams }, (_, i) => frame(T.HEADERS, 5, 1 + 2 * i, requestBlock("/x")))]));
+  return { c, opened, more: (id: number) => c.read(frame(T.HEADERS, 5, id, requestBlock("/x"))) };
+}
+
+test("more than 64 MiB of responses to a client that reads nothing for the stall time: the connection is ended", async () => {
+  const wire = new FakeWire(0, false);
+  const { c, more } = responder(7, 10 * MiB, wire);
+  await Bun.sleep(150);
+  // 70 MiB unsent and nothing sent for 150 ms: the next response ends it.
+  more(15);
+  await Bun.sleep(10);
+  expect((c as unknown as { dead: boolean }).dead).toBe(true);
+  expect(wire.ended).toBe(true);
+  c.destroy();
+});
+
+test("the same responses to a client that keeps reading at its window's pace (each read sends DATA) are not cut off", async () => {
+  const wire = new FakeWire(Infinity, false);
+  const { c, more } = responder(7, 10 * MiB, wire);
+  for (let i = 0; i < 10; i++) {
+    await Bun.sleep(20);
+    c.read(Buffer.concat([frame(T.WINDOW_UPDATE, 0, 0, u32(65_536)), frame(T.WINDOW_UPDATE, 0, 1, u32(65_536))]));
+  }
+  more(15);
+  await Bun.sleep(10);
+  expect((c as unknown as { dead: boolean }).dead).toBe(false);
+  expect(wire.ended).toBe(false);
   c.destroy();
 });
