@@ -3,6 +3,8 @@ import type { Delivery } from "../message.ts";
 import type { PubSubError } from "../errors.ts";
 import { LIMITS } from "../rules/limits.ts";
 
+const publishLimit = () => LIMITS.publishRequestBytes;
+
 /**
  * Bytes of one StreamingPull response (one larger message still goes alone): what the transport
  * can send at once (StreamSink.room), within these bounds. A stream whose client stops reading
@@ -10,8 +12,6 @@ import { LIMITS } from "../rules/limits.ts";
  * to other streams; with the publish limit as the only bound that was up to 10 MB a stream (an
  * official client opens five).
  */
-const publishLimit = () => LIMITS.publishRequestBytes;
-
 export const STREAM_BATCH_BYTES = { min: 256 * 1024, max: 1024 * 1024 };
 
 export interface ConsumerOptions {

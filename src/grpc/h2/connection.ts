@@ -59,6 +59,8 @@ const RESET_WINDOW_MS = 10_000;
  * from grpc-go, grpc-java and grpc-core clients).
  */
 const FLOOD_FRAMES = 10_000;
+const FLOOD_PER_DATA_FRAME = 4;
+const FLOOD_WINDOW_MS = 1000;
 /**
  * Bytes written to a connection's streams and not yet sent (slow read: many large responses to a
  * client that reads nothing). Past this, with no DATA sent and no drain of the socket for
@@ -66,8 +68,6 @@ const FLOOD_FRAMES = 10_000;
  */
 const MAX_UNSENT = 64 * 1024 * 1024;
 const STALL_MS = 10_000;
-const FLOOD_PER_DATA_FRAME = 4;
-const FLOOD_WINDOW_MS = 1000;
 
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
@@ -247,10 +247,12 @@ export class H2Connection implements StreamOwner {
         if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
         if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
         if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
-        const reset = this.streams.get(id);
-        if (!reset) return this.flooding();
-        reset.destroy();
-        return this.resetting();
+        {
+          const open = this.streams.get(id);
+          if (!open) return this.flooding();
+          open.destroy();
+          return this.resetting();
+        }
       case Type.SETTINGS:
         return this.settings(flags, id, p);
       case Type.PUSH_PROMISE:
