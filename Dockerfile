@@ -14,7 +14,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json bun.lock ./
-RUN bun install --frozen-lockfile --production
+# Bun is in this image already: not the npm package's per-platform Bun (optionalDependencies).
+RUN bun install --frozen-lockfile --production --omit=optional
 COPY tsconfig.json ./
 COPY protos ./protos
 COPY src ./src
@@ -26,8 +27,11 @@ FROM scratch
 COPY --from=build /rootfs /
 # COPY makes everything root's; the data directory belongs to the user the emulator runs as.
 COPY --from=build --chown=10001:10001 /rootfs/data /data
+# The emulator writes the address it serves to PUBSUB_ADDRESS_FILE and the HEALTHCHECK reads it,
+# so a container started on another port (Testcontainers for Python: 8432) is checked there.
 ENV PATH=/usr/local/bin:/bin \
-    PUBSUB_HOST_PORT=0.0.0.0:8085
+    PUBSUB_HOST_PORT=0.0.0.0:8085 \
+    PUBSUB_ADDRESS_FILE=/tmp/pubsub-emulator.address
 USER 10001:10001
 WORKDIR /data
 EXPOSE 8085

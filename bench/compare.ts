@@ -29,7 +29,7 @@ import { waitForQuiet } from "./lib/monitor.ts";
 import { VARIANTS, type Variant } from "./lib/variants.ts";
 import { SCENARIOS } from "./run.ts";
 
-export const THRESHOLD = 0.10;   // ±10 %: the README's regression band for throughput/tuned
+export const THRESHOLD = 0.10;   // ±10 %: bench/README.md's regression band for throughput/tuned
 export const MIN_ROUNDS = 3;     // fewer complete rounds: report only, never exit 1
 const DEFAULT = ["throughput", "firehose", "pull"];
 const ALIASES: Record<string, string> = { herd: "thundering-herd", "fan-out": "fanout" };

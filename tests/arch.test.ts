@@ -115,7 +115,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["ingest"],
   ["grpc", "rest", "admin", "provision", "cli"],
   ["server"],
-  ["main.ts"],
+  ["main.ts", "api"],
 ];
 
 const areaOf = (file: string) => relative(SRC, file).split("/")[0]!;

@@ -50,7 +50,7 @@ export async function measure(target: string, kind: string, config: Record<strin
   const topic = `projects/${PROJECT}/topics/${id}`;
   await publisher.createTopic({ name: topic });
   const [sub] = await pubsub.topic(topic).createSubscription(`s-${id}`, config);
-  // The pull side as tuned as the README's streaming figures: wide flow control, batched acks.
+  // The pull side as tuned as the streaming figures of docs/benchmarks.md: wide flow control, batched acks.
   const reader = kind === "pull"
     ? pubsub.subscription(sub.name, { flowControl: { maxMessages: 10_000, allowExcessMessages: false }, batching: { maxMessages: 1000, maxMilliseconds: 10 }, streamingOptions: { maxStreams: 2 } })
     : null;

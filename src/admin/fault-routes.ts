@@ -1,4 +1,5 @@
 /** The fault-injection API: list, add, remove and clear faults; end open streams. */
+import { TRANSIENT_FAILURE } from "../core/delivery/exactly-once.ts";
 import { PubSubError, type ErrorCode } from "../core/errors.ts";
 import { SERVICES } from "../rpc/services.ts";
 import type { RpcTable } from "../rpc/table.ts";
@@ -19,7 +20,9 @@ export function faultView(f: Fault) {
       ? { error: { code: a.code, message: a.message, ...(a.retryDelayMs !== undefined && { retryDelay: `${a.retryDelayMs / 1000}s` }) } }
       : a.kind === "delay"
         ? { delay: `${a.delayMs / 1000}s` }
-        : { dropAcks: a.fraction };
+        : a.kind === "dropAcks"
+          ? { dropAcks: a.fraction }
+          : { transientAckFailure: a.reason };
   return { id: f.id, method: f.method, resource: f.resource, ...action, remaining: f.remaining, hits: f.hits };
 }
 
@@ -50,20 +53,29 @@ function addFault(faults: FaultRegistry, methods: ReadonlySet<string>, body: Rec
   if (resource && !/^projects\/[^/]+(\/(topics|subscriptions|snapshots)\/[^/]+)?$/.test(resource)) {
     throw new HttpError(400, "resource must be projects/{project} or a topic, subscription or snapshot name.");
   }
-  const kinds = (["error", "delay", "dropAcks"] as const).filter((k) => body[k] !== undefined);
-  if (kinds.length !== 1) throw new HttpError(400, "A fault sets exactly one of error, delay and dropAcks.");
+  const kinds = (["error", "delay", "dropAcks", "transientAckFailure"] as const).filter((k) => body[k] !== undefined);
+  if (kinds.length !== 1) throw new HttpError(400, "A fault sets exactly one of error, delay, dropAcks and transientAckFailure.");
   let action: FaultAction;
   if (kinds[0] === "error") {
     const { code, message, retryDelayMs } = errorOf(body.error, "Injected fault.");
     action = { kind: "error", code, message, retryDelayMs };
   } else if (kinds[0] === "delay") {
     action = { kind: "delay", delayMs: durationMs(body, "delay", MAX_DELAY_MS)! };
-  } else {
+  } else if (kinds[0] === "dropAcks") {
     action = { kind: "dropAcks", fraction: optionalNumber(body, "dropAcks", 0, 1, false)! };
+  } else {
+    action = { kind: "transientAcks", reason: transientReason(body.transientAckFailure) };
   }
-  // An error fault is for the next call unless told; delays and drops last until cleared.
-  const count = optionalNumber(body, "count", 1, 1_000_000) ?? (action.kind === "error" ? 1 : null);
+  // Error and transient-ack faults are for the next call unless told; delays and drops last until cleared.
+  const count = optionalNumber(body, "count", 1, 1_000_000) ?? (action.kind === "error" || action.kind === "transientAcks" ? 1 : null);
   return faults.add(method, resource, action, count);
+}
+
+/** `true` for the reason the real service names, or a TRANSIENT_* reason of the caller's. */
+function transientReason(v: unknown): string {
+  if (v === true) return TRANSIENT_FAILURE;
+  if (typeof v === "string" && /^TRANSIENT_[A-Z0-9_]{1,64}$/.test(v)) return v;
+  throw new HttpError(400, 'transientAckFailure must be true or a reason such as "TRANSIENT_FAILURE_UNORDERED_ACK_ID".');
 }
 
 function errorOf(v: unknown, fallback: string): { code: ErrorCode; message: string; retryDelayMs?: number } {

@@ -14,8 +14,9 @@ import type { Counters } from "./counters.ts";
 import { faultRoutes } from "./fault-routes.ts";
 import type { FaultRegistry } from "../rpc/middleware/faults.ts";
 import type { MessageHistory } from "./history.ts";
-import type { ImportStatusSource } from "../ingest/storage-imports.ts";
+import type { ImportStatusSource } from "../ingest/topic-imports.ts";
 import { inspectRoutes } from "./inspect.ts";
+import { resetEmulator } from "./operator.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { metricsRoutes, type DiskFaultProbe, type MemoryBudgetProbe } from "./metrics.ts";
 import { Router, sendError } from "./router.ts";
@@ -42,17 +43,11 @@ export interface AdminDeps {
 }
 
 export function adminHandler(deps: AdminDeps) {
-  const { broker } = deps;
   const router = new Router(new Set([deps.host.toLowerCase()]));
   router.add("GET", "/", (ctx) => answerRoot(ctx.res));
   router.add("GET", "/health", (ctx) => answerHealthJson(ctx.res));
   if (deps.jwks) router.add("GET", JWKS_PATH, deps.jwks);
-  // A full reset clears faults too, so a test suite's "reset" starts from a clean emulator.
-  const reset = (project?: string) => {
-    const dropped = broker.reset(project);
-    const faults = project === undefined ? deps.faults.clear() : 0;
-    return { reset: true, ...dropped, faults };
-  };
+  const reset = (project?: string) => resetEmulator(deps, project);
   router.add("POST", "/reset", () => reset());
   router.add("POST", "/emulator/v1/reset", () => reset());
   router.add("POST", "/emulator/v1/projects/:project/reset", (ctx) => reset(`projects/${ctx.params.project}`));

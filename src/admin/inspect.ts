@@ -2,7 +2,7 @@
  * Read-only inspection: a subscription's state, its leases with delivery counts and deadlines,
  * a peek at waiting messages (nothing is leased), a topic's subscriptions, a message's history.
  */
-import type { ImportStatusSource } from "../ingest/storage-imports.ts";
+import type { ImportStatusSource } from "../ingest/topic-imports.ts";
 import type { Broker } from "../core/broker.ts";
 import type { Entry } from "../core/subscription/backlog.ts";
 import type { Counters } from "./counters.ts";
@@ -81,37 +81,47 @@ export function peek(broker: Broker, name: string, limit: number) {
   return out;
 }
 
+/** How many leases and waiting messages one answer lists unless asked, and at most. */
+export const LEASES_LIMIT = { fallback: 100, max: 10_000 };
+export const PEEK_LIMIT = { fallback: 10, max: 1000 };
+
+export function leasesOf(broker: Broker, name: string, limit: number) {
+  return { outstanding: broker.subscriptionView(name).outstanding, leases: leases(broker, name, limit) };
+}
+
+export function waitingOf(broker: Broker, name: string, limit: number) {
+  const s = broker.subscriptionView(name);
+  return { waiting: s.backlogSize - s.outstanding, messages: peek(broker, name, limit) };
+}
+
+export function topicSummary(deps: InspectDeps, name: string) {
+  const { broker } = deps;
+  const topic = broker.getTopic(name);
+  const subs = broker.listTopicSubscriptions(name, 1000).items;
+  return {
+    name: topic.name, subscriptions: subs, ...deps.counters.topics.get(name), messageTransforms: broker.transformsOf(name)?.summary() ?? null,
+    ingestion: deps.imports?.status(name) ?? null,
+  };
+}
+
+export function messageRecord(deps: InspectDeps, id: string) {
+  const record = deps.history.get(id);
+  if (record) return record;
+  const hint = deps.history.capacity
+    ? `it is not among the last ${deps.history.capacity} messages recorded (or was published while history was off)`
+    : "message history is off (POST /emulator/v1/history)";
+  throw new HttpError(404, `No history for message ${id.slice(0, 40)}: ${hint}.`);
+}
+
 export function inspectRoutes(router: Router, deps: InspectDeps): void {
   const { broker } = deps;
   const sub = (p: Record<string, string>) => `projects/${p.project}/subscriptions/${p.subscription}`;
   const SUB = "/emulator/v1/projects/:project/subscriptions/:subscription";
   router.add("GET", SUB, (ctx) => subscriptionSummary(deps, sub(ctx.params)));
-  router.add("GET", `${SUB}/leases`, (ctx) => {
-    const name = sub(ctx.params);
-    return { outstanding: broker.subscriptionView(name).outstanding, leases: leases(broker, name, queryInt(ctx.url, "limit", 100, 1, 10_000)) };
-  });
-  router.add("GET", `${SUB}/messages`, (ctx) => {
-    const name = sub(ctx.params);
-    const s = broker.subscriptionView(name);
-    return { waiting: s.backlogSize - s.outstanding, messages: peek(broker, name, queryInt(ctx.url, "limit", 10, 1, 1000)) };
-  });
-  router.add("GET", "/emulator/v1/projects/:project/topics/:topic", (ctx) => {
-    const name = `projects/${ctx.params.project}/topics/${ctx.params.topic}`;
-    const topic = broker.getTopic(name);
-    const subs = broker.listTopicSubscriptions(name, 1000).items;
-    return {
-      name: topic.name, subscriptions: subs, ...deps.counters.topics.get(name), messageTransforms: broker.transformsOf(name)?.summary() ?? null,
-      ingestion: deps.imports?.status(name) ?? null,
-    };
-  });
-  router.add("GET", "/emulator/v1/messages/:id", (ctx) => {
-    const record = deps.history.get(ctx.params.id);
-    if (record) return record;
-    const hint = deps.history.capacity
-      ? `it is not among the last ${deps.history.capacity} messages recorded (or was published while history was off)`
-      : "message history is off (POST /emulator/v1/history)";
-    throw new HttpError(404, `No history for message ${ctx.params.id.slice(0, 40)}: ${hint}.`);
-  });
+  router.add("GET", `${SUB}/leases`, (ctx) => leasesOf(broker, sub(ctx.params), queryInt(ctx.url, "limit", LEASES_LIMIT.fallback, 1, LEASES_LIMIT.max)));
+  router.add("GET", `${SUB}/messages`, (ctx) => waitingOf(broker, sub(ctx.params), queryInt(ctx.url, "limit", PEEK_LIMIT.fallback, 1, PEEK_LIMIT.max)));
+  router.add("GET", "/emulator/v1/projects/:project/topics/:topic", (ctx) => topicSummary(deps, `projects/${ctx.params.project}/topics/${ctx.params.topic}`));
+  router.add("GET", "/emulator/v1/messages/:id", (ctx) => messageRecord(deps, ctx.params.id));
   const historyState = () => ({ capacity: deps.history.capacity, messages: deps.history.size });
   router.add("GET", "/emulator/v1/history", historyState);
   router.add("POST", "/emulator/v1/history", async (ctx) => {

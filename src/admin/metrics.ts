@@ -3,7 +3,7 @@
  * process memory, the memory budget when one is set). A client asking for JSON (the bench) and
  * GET /metrics.json get the process and broker summary as JSON.
  */
-import type { ImportStatus, ImportStatusSource } from "../ingest/storage-imports.ts";
+import type { ImportStatus, ImportStatusSource } from "../ingest/topic-imports.ts";
 import type { IncomingMessage } from "node:http";
 import type { Broker } from "../core/broker.ts";
 import { internalErrorCount } from "../runtime/internal-errors.ts";
@@ -152,7 +152,7 @@ export function prometheus(deps: MetricsDeps): string {
   return w.lines.join("\n") + "\n";
 }
 
-/** Cloud Storage import topics: objects and messages ingested, objects or messages skipped, by state. */
+/** Import topics (Cloud Storage, Kafka, Kinesis): objects and messages ingested, objects, records or messages skipped, by state. */
 function importFamilies(w: Writer, deps: MetricsDeps): void {
   const rows: { labels: Record<string, string>; of: ImportStatus }[] = [];
   for (const t of deps.broker.topicViews()) {
@@ -161,8 +161,8 @@ function importFamilies(w: Writer, deps: MetricsDeps): void {
   }
   counterFamilies(w, rows, [
     ["import_objects_total", "Objects a Cloud Storage import topic ingested.", (s) => s.objects],
-    ["import_messages_total", "Messages a Cloud Storage import topic published.", (s) => s.messages],
-    ["import_failures_total", "Objects or messages a Cloud Storage import topic skipped (unreadable, too large, refused by the topic).", (s) => s.failed],
+    ["import_messages_total", "Messages an import topic published.", (s) => s.messages],
+    ["import_failures_total", "Objects, records or messages an import topic skipped (unreadable, empty, too large, refused by the topic).", (s) => s.failed],
   ]);
 }
 

@@ -147,7 +147,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return parsed as Record<string, unknown>;
 }
 
-function statusName(status: number): string {
+export function statusName(status: number): string {
   const names: Record<number, string> = {
     400: "INVALID_ARGUMENT",
     403: "PERMISSION_DENIED",

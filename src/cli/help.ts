@@ -14,9 +14,10 @@ export function usage(): string {
     return `  ${names}\n      ${o.help}${dflt}\n      env ${envNames(o.env)}`;
   });
   return `Usage:
-  pubsub-emulator [start] [flags]       serve until SIGINT/SIGTERM
+  pubsub-emulator [start] [flags]       serve until SIGINT/SIGTERM (Windows: Ctrl+C, Ctrl+Break)
   pubsub-emulator env-init [flags]      print export PUBSUB_EMULATOR_HOST=…
-  pubsub-emulator healthcheck [flags]   exit 0 when the emulator at --host-port answers
+  pubsub-emulator healthcheck [flags]   exit 0 when the emulator at --host-port answers (without
+                                        it: the address start wrote to $PUBSUB_ADDRESS_FILE, if set)
   pubsub-emulator --version | --help
   gcloud beta emulators pubsub start|env-init [flags]   (gcloud's command line, as Testcontainers passes it)
 

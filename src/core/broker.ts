@@ -18,7 +18,7 @@ import { IamPolicies } from "./iam.ts";
 import { checkAckIds, checkModifyDeadline, checkPublish } from "./rules/limits.ts";
 import { MemoryBudget } from "./memory-budget.ts";
 import type { MessageInput } from "./message.ts";
-import { DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
+import { assignedSubscriptionName, DELETED_TOPIC, parseName, parseProject } from "./rules/names.ts";
 import { pullOnce, type PullHandle } from "./delivery/pull.ts";
 import { paginate, type Page } from "./rules/paging.ts";
 import type { ExportStatus } from "./kinds/export-delivery.ts";
@@ -40,8 +40,8 @@ import { MemoryStore } from "./store/memory-store.ts";
 import type { EntryState, Store } from "./store/store.ts";
 import { Subscription, type SubscriptionView } from "./subscription/subscription.ts";
 import { Topic } from "./topic/topic.ts";
-import type { TransformEngine } from "./stages/transform-engine.ts";
-import { transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./stages/transforms.ts";
+import type { AiInferenceCaller, CompressionCodec, TransformEngine } from "./stages/transform-engine.ts";
+import { transformAtPublishAsync, transformDeliveryStage, transformPublishStage, type ChainResult, type TransformChain } from "./stages/transforms.ts";
 import { deliveryStages, publishStages, runPublishStages, type PublishBatch } from "./stages/stages.ts";
 
 export type { PullHandle } from "./delivery/pull.ts";
@@ -74,6 +74,10 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
    * stored but never run.
    */
   transforms?: () => Promise<TransformEngine>;
+  /** ZLIB and Zstandard for the Compression transform (node:zlib's, given by the server). */
+  compression?: CompressionCodec;
+  /** Calls the models of ai_inference transforms (--ai-inference-endpoint); without it they pass messages on. */
+  inference?: AiInferenceCaller;
   /** Per-project resource limits; the real service's where not given. */
   quotas?: Partial<ProjectQuotas>;
   /**
@@ -104,10 +108,12 @@ export class Broker {
   private observers = new ObserverSet();
   private transforms: TransformBindings;
   private wake: CausalWake | null;
+  /** Per topic, the last asynchronous Publish: the next one waits for it, so publishes are stored in the order they came. */
+  private publishTails = new Map<string, Promise<unknown>>();
 
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
-    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now());
+    this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now(), o.compression ?? null, o.inference ?? null);
     this.store = o.store ?? new MemoryStore();
     this.maxMessagesPerResponse = o.maxMessagesPerResponse ?? 1000;
     this.fillWaitMs = o.fillWaitMs ?? 0;
@@ -139,7 +145,7 @@ export class Broker {
       retention,
       this.expirations,
       deliveryStages<Subscription>([
-        { name: "transforms", of: (s) => (s.config.messageTransforms?.length ? transformDeliveryStage(() => s.transform) : null) },
+        { name: "transforms", of: (s) => (s.config.messageTransforms?.length ? transformDeliveryStage(() => s.transform, this.transforms.callsModel(s.config.messageTransforms)) : null) },
       ]),
       this.deliveries,
       this.iam.lifecycle,
@@ -309,6 +315,43 @@ export class Broker {
     return topic.publish(messages, sizes, this.clock.now());
   }
 
+  /** Whether a topic's Publish must go through publishAsync (its transforms call a model). */
+  publishesAsync(topicName: string): boolean {
+    const t = this.transforms.asyncTopics;
+    return t.size !== 0 && t.has(topicName);
+  }
+
+  /**
+   * Publish to a topic whose transforms call a model: the request is checked at once, its
+   * messages' chains run concurrently, then what they made goes through the other stages and is
+   * stored. Publishes to one topic are stored in the order they came (each waits for the one
+   * before), so ordering keys keep their order across concurrent Publish calls.
+   */
+  publishAsync(topicName: string, messages: readonly MessageInput[], requestBytes?: number): Promise<string[]> {
+    this.topic(topicName);
+    const sizes = checkPublish(messages, requestBytes);
+    const before = this.publishTails.get(topicName);
+    const run = before ? before.then(() => this.publishTransformed(topicName, messages, sizes)) : this.publishTransformed(topicName, messages, sizes);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.publishTails.set(topicName, tail);
+    void tail.then(() => {
+      if (this.publishTails.get(topicName) === tail) this.publishTails.delete(topicName);
+    });
+    return run;
+  }
+
+  private async publishTransformed(topicName: string, messages: readonly MessageInput[], sizes: number[]): Promise<string[]> {
+    const chain = this.transforms.topicChain(topicName);
+    const topic = this.topic(topicName);
+    if (!chain?.async) return this.publishStaged(topic, { messages, sizes, filtered: [] });
+    const t = await transformAtPublishAsync(chain, messages, this.clock.now());
+    // The topic may have gone (or come again) while the models answered: what is there now is used.
+    return this.publishStaged(this.topic(topicName), { messages: t.kept, sizes: t.sizes, filtered: t.filtered }, "transforms");
+  }
+
   /** Publish is refused past the memory budget. */
   private admit(sizes: readonly number[]): void {
     let bytes = 0;
@@ -321,8 +364,9 @@ export class Broker {
    * out is acknowledged with an id taken from the same sequence that is never stored, so ids stay
    * unique.
    */
-  private publishStaged(topic: SubTopic, batch: PublishBatch): string[] {
-    const { messages, sizes, filtered } = runPublishStages(topic.stages, batch, this.clock.now());
+  private publishStaged(topic: SubTopic, batch: PublishBatch, done?: string): string[] {
+    const stages = done ? topic.stages.filter((s) => s.name !== done) : topic.stages;
+    const { messages, sizes, filtered } = runPublishStages(stages, batch, this.clock.now());
     let stored: string[] = [];
     if (messages.length > 0) {
       this.admit(sizes);
@@ -338,7 +382,7 @@ export class Broker {
   }
 
   /** TestMessageTransforms: ad hoc transforms, or those of a topic or a subscription, traced on one message. */
-  testTransforms(project: string, message: MessageInput, source: { transforms?: unknown[]; topic?: string; subscription?: string }): ChainResult[] {
+  testTransforms(project: string, message: MessageInput, source: { transforms?: unknown[]; topic?: string; subscription?: string }): ChainResult[] | Promise<ChainResult[]> {
     return this.transforms.test(project, message, source, { topic: (n) => this.topic(n), subscription: (n) => this.subscription(n) });
   }
 
@@ -350,6 +394,7 @@ export class Broker {
   // ---- subscriptions ----
 
   createSubscription(input: SubscriptionResource): SubscriptionResource {
+    if (!input.name) input = { ...input, name: assignedSubscriptionName(input.topic) };
     parseName(input.name, "subscriptions");
     parseName(input.topic, "topics", "topic");
     if (this.subs.has(input.name)) throw alreadyExists(input.name);
@@ -639,9 +684,19 @@ export class Broker {
   }
 
   /** The resource as Get reports it: topic_message_retention_duration is read from the topic now. */
+  /**
+   * A subscription as read: its topic's retention, and RESOURCE_ERROR while its export kind's own
+   * state says the destination fails (ACTIVE again by itself once it works), as the real service.
+   */
   private describe(sub: Subscription): SubscriptionResource {
     const r = sub.topic?.config.messageRetentionDuration;
-    return r === undefined ? sub.config : { ...sub.config, topicMessageRetentionDuration: r };
+    const kindState = this.deliveries.status(sub)?.state;
+    const failing = !!kindState && kindState !== "ACTIVE";
+    if (r === undefined && !failing) return sub.config;
+    const out: SubscriptionResource = { ...sub.config };
+    if (r !== undefined) out.topicMessageRetentionDuration = r;
+    if (failing) out.state = "RESOURCE_ERROR";
+    return out;
   }
 
   private topic(name: string): SubTopic {

@@ -47,6 +47,8 @@ export interface MemoryGauge {
   /** Where the limit comes from ("RLIMIT_AS (ulimit -v) of 1024 MiB"). */
   cap: string;
   used: () => number;
+  /** Bytes past which nothing is admitted, held room or not (default: the limit × GAUGE_HARD). */
+  hard?: number;
 }
 
 /** What the budget reads: the store's count of held messages and their bytes. */
@@ -127,7 +129,7 @@ export class MemoryBudget {
       this.overGauge = null;
       for (const g of gauges) {
         const used = g.used();
-        if (used > g.limit && !this.overGauge?.hard) this.overGauge = { what: g.what, used, limit: g.limit, cap: g.cap, hard: used > g.limit * GAUGE_HARD };
+        if (used > g.limit && !this.overGauge?.hard) this.overGauge = { what: g.what, used, limit: g.limit, cap: g.cap, hard: used > (g.hard ?? g.limit * GAUGE_HARD) };
       }
       const over = this.overGauge;
       if (!over) this.gaugeRoom = Infinity;

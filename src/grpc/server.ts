@@ -11,6 +11,8 @@ import { installFramedSend } from "./framed.ts";
 import { unary } from "./handler.ts";
 import { MAX_MESSAGE, servedDefinition, servedServices } from "./methods.ts";
 import { streamingPull } from "./streaming-pull.ts";
+import { HealthState, stdMethods } from "./std/index.ts";
+import { addStdServices } from "./std/grpc-js.ts";
 
 function handlers(service: ServiceName, definition: grpc.ServiceDefinition, table: RpcTable): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
@@ -24,7 +26,7 @@ function handlers(service: ServiceName, definition: grpc.ServiceDefinition, tabl
   return impl;
 }
 
-export function createGrpcServer(table: RpcTable): grpc.Server {
+export function createGrpcServer(table: RpcTable, health = new HealthState()): grpc.Server {
   installFramedSend();
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE,
@@ -34,12 +36,13 @@ export function createGrpcServer(table: RpcTable): grpc.Server {
     const definition = servedDefinition(service);
     server.addService(definition, handlers(service, definition, table));
   }
+  addStdServices(server, stdMethods(health));
   return server;
 }
 
 /** The grpc-js server as the listener's HTTP/2 side: connections injected, drained with GOAWAY. */
-export function grpcJsTransport(table: RpcTable): GrpcTransport {
-  const server = createGrpcServer(table);
+export function grpcJsTransport(table: RpcTable, health?: HealthState): GrpcTransport {
+  const server = createGrpcServer(table, health);
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
   return {
     accept: (socket) => injector.injectConnection(socket),

@@ -1,23 +1,25 @@
 /**
- * Which objects each import topic has ingested, so an object becomes messages once. Kept in
- * memory, and with --data-dir in DATA_DIR/storage-imports.json (written whole, then renamed, after
- * each object), so a restart does not ingest an object again. An object half-published when the
- * server stopped resumes from the last chunk recorded (at most one chunk is published twice).
+ * How far each import topic has ingested its source, so nothing becomes messages twice: for Cloud
+ * Storage, each object's progress (the next message index, or "done"); for Kafka and Kinesis, each
+ * partition's or shard's next position. Kept in memory, and with --data-dir in a JSON file of the
+ * data dir (written whole, then renamed, after each step), so a restart resumes where it stopped.
+ * A step half-published when the server stopped is published again from its start (at most one
+ * chunk or fetched batch twice).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-type Progress = number | "done";
+type Progress = number | string;
 
-export class ImportLedger {
-  private topics = new Map<string, { key: string; objects: Map<string, Progress> }>();
+export class ImportLedger<P extends Progress = number | "done"> {
+  private topics = new Map<string, { key: string; objects: Map<string, P> }>();
   private file: string | null;
 
-  constructor(dataDir: string | null) {
-    this.file = dataDir ? join(dataDir, "storage-imports.json") : null;
+  constructor(dataDir: string | null, fileName = "storage-imports.json") {
+    this.file = dataDir ? join(dataDir, fileName) : null;
     if (this.file && existsSync(this.file)) {
       try {
-        const saved = JSON.parse(readFileSync(this.file, "utf8")) as [string, { key: string; objects: [string, Progress][] }][];
+        const saved = JSON.parse(readFileSync(this.file, "utf8")) as [string, { key: string; objects: [string, P][] }][];
         for (const [topic, v] of saved) this.topics.set(topic, { key: v.key, objects: new Map(v.objects) });
       } catch {
         // an unreadable ledger starts empty
@@ -37,11 +39,16 @@ export class ImportLedger {
     if (this.topics.delete(topic)) this.save();
   }
 
-  progress(topic: string, object: string): Progress {
-    return this.topics.get(topic)?.objects.get(object) ?? 0;
+  /** Where `object` (an object, a partition, a shard) stands; undefined when never started. */
+  position(topic: string, object: string): P | undefined {
+    return this.topics.get(topic)?.objects.get(object);
   }
 
-  mark(topic: string, object: string, p: Progress): void {
+  progress(topic: string, object: string): P | 0 {
+    return this.position(topic, object) ?? 0;
+  }
+
+  mark(topic: string, object: string, p: P): void {
     this.topics.get(topic)?.objects.set(object, p);
     this.save();
   }

@@ -9,24 +9,20 @@
  */
 import type { Broker } from "../core/broker.ts";
 import type { Clock } from "../core/clock.ts";
-import { PubSubError } from "../core/errors.ts";
-import { NullObserver, type ResourceChange, type ResourceKind } from "../core/events.ts";
 import { cloudStorageSourceOf, inputFormatOf, type CloudStorageSourceView } from "../core/kinds/storage/ingestion-config.ts";
 import type { MessageInput } from "../core/message.ts";
-import type { TopicResource } from "../core/resources.ts";
 import type { StorageObjectInfo, StorageTarget } from "../sinks/storage/targets.ts";
 import { ImportLedger } from "./ledger.ts";
 import { objectMessages } from "./object-messages.ts";
+import { publishChunk } from "./publish.ts";
+import { TopicImports, type TopicImport } from "./topic-imports.ts";
 
 export const SCAN_INTERVAL_MS = 10_000;
 const CHUNK = 500;
 /** An object is read whole before it is split into messages; larger ones are skipped as failures. */
 export const MAX_IMPORT_OBJECT_BYTES = 256 * 1024 * 1024;
 
-interface Import {
-  topic: string;
-  /** The settings it was started with: a change starts over. */
-  key: string;
+interface Import extends TopicImport {
   source: CloudStorageSourceView;
   timer: unknown;
   scanning: boolean;
@@ -34,61 +30,26 @@ interface Import {
   glob: { match(name: string): boolean } | null;
 }
 
-/** What the operator surface reads. */
-export interface ImportStatusSource {
-  status(topic: string): ImportStatus | null;
-}
-
-export interface ImportStatus {
-  state: string;
-  objects: number;
-  messages: number;
-  failed: number;
-}
-
-export class StorageImports extends NullObserver {
-  private imports = new Map<string, Import>();
-  private figures = new Map<string, ImportStatus>();
-  private detach: (() => void) | null = null;
+export class StorageImports extends TopicImports<Import> {
   private unwatch: (() => void) | null = null;
-  private stopped = false;
 
   constructor(
-    private broker: Broker,
+    broker: Broker,
     private target: StorageTarget | null,
     private clock: Clock,
     private ledger: ImportLedger = new ImportLedger(null),
   ) {
-    super();
+    super(broker);
   }
 
-  start(): void {
-    this.detach = this.broker.observe(this);
+  override start(): void {
     this.unwatch = this.target?.watch?.((bucket) => this.bucketChanged(bucket)) ?? null;
-    for (const t of this.broker.resources().topics) this.sync(t.name);
+    super.start();
   }
 
-  stop(): void {
-    this.stopped = true;
-    this.detach?.();
+  override stop(): void {
     this.unwatch?.();
-    for (const imp of this.imports.values()) this.cancel(imp);
-    this.imports.clear();
-  }
-
-  status(topic: string): ImportStatus | null {
-    return this.imports.has(topic) ? (this.figures.get(topic) ?? null) : null;
-  }
-
-  override resourceChanged(kind: ResourceKind, change: ResourceChange, name: string): void {
-    if (kind !== "topic") return;
-    // Called inside the broker's operation: nothing here may fail it.
-    try {
-      if (change === "deleted") this.drop(name, true);
-      else this.sync(name);
-    } catch {
-      // a glob Bun cannot compile: the import waits for the next change
-    }
+    super.stop();
   }
 
   /** Scans now (tests, the operator API). */
@@ -97,45 +58,27 @@ export class StorageImports extends NullObserver {
     if (imp) await this.scan(imp);
   }
 
-  private config(name: string): TopicResource | null {
-    try {
-      return this.broker.getTopic(name);
-    } catch {
-      return null;
-    }
+  protected sourceOf(settings: unknown) {
+    const source = cloudStorageSourceOf(settings);
+    return source ? { field: "cloudStorage", settings: source as unknown as Record<string, unknown> } : null;
   }
 
-  private sync(name: string): void {
-    if (this.stopped) return;
-    const source = cloudStorageSourceOf(this.config(name)?.ingestionDataSourceSettings);
-    if (!source) return this.drop(name, true);
-    const { state: _state, ...rest } = source;
-    const key = JSON.stringify(rest);
-    const cur = this.imports.get(name);
-    if (cur?.key === key) {
-      this.setState(cur, this.figures.get(name)?.state ?? "ACTIVE");
-      return;
-    }
-    this.drop(name, cur !== undefined);
+  protected create(name: string, key: string, { settings }: { settings: Record<string, unknown> }): Import {
+    const source = settings as unknown as CloudStorageSourceView;
     const glob = source.matchGlob ? new Bun.Glob(source.matchGlob) : null;
-    const imp: Import = { topic: name, key, source, timer: null, scanning: false, again: false, glob };
-    this.imports.set(name, imp);
-    this.ledger.begin(name, key);
-    this.figures.set(name, { state: "ACTIVE", objects: 0, messages: 0, failed: 0 });
+    return { topic: name, key, field: "cloudStorage", source, timer: null, scanning: false, again: false, glob };
+  }
+
+  protected begin(imp: Import): void {
+    this.ledger.begin(imp.topic, imp.key);
     void this.scan(imp);
   }
 
-  private drop(name: string, forget: boolean): void {
-    const imp = this.imports.get(name);
-    if (imp) this.cancel(imp);
-    this.imports.delete(name);
-    if (forget) {
-      this.figures.delete(name);
-      this.ledger.forget(name);
-    }
+  protected forget(name: string): void {
+    this.ledger.forget(name);
   }
 
-  private cancel(imp: Import): void {
+  protected halt(imp: Import): void {
     if (imp.timer !== null) this.clock.cancel(imp.timer);
     imp.timer = null;
   }
@@ -144,27 +87,13 @@ export class StorageImports extends NullObserver {
     for (const imp of this.imports.values()) if (imp.source.bucket === bucket) void this.scan(imp);
   }
 
-  private setState(imp: Import, state: string): void {
-    const f = this.figures.get(imp.topic);
-    if (f) f.state = state;
-    const t = this.config(imp.topic);
-    const c = (t?.ingestionDataSourceSettings as { cloudStorage?: { state?: string } } | undefined)?.cloudStorage;
-    if (!t || !c) return;
-    c.state = state;
-    t.state = state === "ACTIVE" ? "ACTIVE" : "INGESTION_RESOURCE_ERROR";
-  }
-
-  private live(imp: Import): boolean {
-    return !this.stopped && this.imports.get(imp.topic) === imp;
-  }
-
   private async scan(imp: Import): Promise<void> {
     if (imp.scanning) {
       imp.again = true;
       return;
     }
     imp.scanning = true;
-    this.cancel(imp);
+    this.halt(imp);
     try {
       do {
         imp.again = false;
@@ -218,7 +147,7 @@ export class StorageImports extends NullObserver {
     if (!this.live(imp)) return false;
     for (let i = from; i < messages.length; i += CHUNK) {
       const chunk = messages.slice(i, i + CHUNK);
-      const outcome = this.publish(imp.topic, chunk);
+      const outcome = publishChunk(this.broker, imp.topic, chunk);
       if (outcome === "wait") {
         this.ledger.mark(imp.topic, id, i);
         return false;
@@ -229,26 +158,6 @@ export class StorageImports extends NullObserver {
     f.objects++;
     this.ledger.mark(imp.topic, id, "done");
     return true;
-  }
-
-  private publish(topic: string, chunk: MessageInput[]): { published: number; failed: number } | "wait" {
-    try {
-      return { published: this.broker.publish(topic, chunk).length, failed: 0 };
-    } catch (e) {
-      if (!(e instanceof PubSubError) || e.code !== "INVALID_ARGUMENT") return "wait";
-    }
-    // One message the topic refuses (too large, not the topic's schema) is skipped; the others go.
-    let published = 0;
-    let failed = 0;
-    for (const m of chunk) {
-      try {
-        published += this.broker.publish(topic, [m]).length;
-      } catch (e) {
-        if (!(e instanceof PubSubError) || e.code !== "INVALID_ARGUMENT") return "wait";
-        failed++;
-      }
-    }
-    return { published, failed };
   }
 }
 

@@ -8,16 +8,18 @@
  * frames written since, on its own connection between two commits: then everything is
  * checkpointed and the next commit writes from the start of the file again.
  */
+import { fileURLToPath } from "node:url";
 import { log } from "../runtime/log.ts";
 
 /**
  * The worker's entry: next to this file from source; in the compiled binary, where the build
  * embeds it as a second entry point (package.json's build) and this code sits in a chunk at the
- * bundle's root, at its path under that root.
+ * bundle's root, at its path under that root — `/$bunfs/root/` on Linux and macOS,
+ * `B:\~BUN\root\` on Windows (whose URL may spell `~` as `%7E`).
  */
-function workerEntry(): string | URL {
-  const here = new URL("./checkpoint-worker.ts", import.meta.url);
-  return here.href.includes("$bunfs") ? "/$bunfs/root/persistence/checkpoint-worker.js" : here;
+export function workerEntry(moduleUrl = import.meta.url): string | URL {
+  if (!/\$bunfs|~BUN|%7EBUN/i.test(moduleUrl)) return new URL("./checkpoint-worker.ts", moduleUrl);
+  return fileURLToPath(new URL("./persistence/checkpoint-worker.js", moduleUrl), { windows: /^file:\/\/\/[A-Za-z]:/.test(moduleUrl) });
 }
 
 import type { Database } from "bun:sqlite";

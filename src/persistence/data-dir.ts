@@ -40,7 +40,7 @@ export function openDataDir(dir: string): OpenedDataDir {
     db = new Database(file, { create: true });
     db.run("PRAGMA journal_mode = WAL");
     // NORMAL in WAL mode: a commit is written to the WAL (survives a process kill) and synced at
-    // each checkpoint (see README, Persistence).
+    // each checkpoint (docs/persistence.md).
     db.run("PRAGMA synchronous = NORMAL");
     // The checkpoint worker's connection may hold a lock for a moment (opening, closing): a
     // commit then waits instead of failing.

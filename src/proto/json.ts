@@ -182,6 +182,8 @@ function valueToJson(f: FieldInfo, v: unknown, o: JsonOptions): unknown {
   if (f.kind === "scalar") {
     switch (f.type) {
       case "bytes":
+        // Bytes a stored config keeps as base64 (JSON records) are already their JSON form.
+        if (typeof v === "string") return v;
         return Buffer.from((v as Uint8Array).buffer, (v as Uint8Array).byteOffset, (v as Uint8Array).length).toString("base64");
       case "int64": case "uint64": case "sint64": case "fixed64": case "sfixed64":
         return String(v);

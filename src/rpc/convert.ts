@@ -62,8 +62,12 @@ export function subscriptionFromProto(p: Obj | null | undefined): SubscriptionRe
   return out as SubscriptionResource;
 }
 
+/** The real service answers a subscription without push delivery with an empty PushConfig, never none. */
+const NO_PUSH = Object.freeze({});
+
 export function subscriptionToProto(s: SubscriptionResource): Obj {
   const out: Obj = { ...s };
+  out.pushConfig = s.pushConfig ?? NO_PUSH;
   out.messageRetentionDuration = msToDuration(s.messageRetentionDuration);
   out.topicMessageRetentionDuration = msToDuration(s.topicMessageRetentionDuration);
   if (s.expirationPolicy) out.expirationPolicy = { ttl: msToDuration(s.expirationPolicy.ttl) };

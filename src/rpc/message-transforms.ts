@@ -27,7 +27,8 @@ export function messageTransformRpcs(broker: Broker): Record<string, UnaryRpc> {
         { data: m.data, attributes: m.attributes, orderingKey: m.orderingKey },
         { transforms: req.messageTransforms?.messageTransforms, topic: req.topic || undefined, subscription: req.subscription || undefined },
       );
-      return { transformedMessages: results.map(transformedToProto) };
+      const answer = (r: ChainResult[]) => ({ transformedMessages: r.map(transformedToProto) });
+      return results instanceof Promise ? results.then(answer) : answer(results);
     },
   };
 }

@@ -41,6 +41,7 @@ export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
       return EMPTY;
     },
     Publish: (req: PublishRequest) => {
+      if (broker.publishesAsync(req.topic)) return broker.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((messageIds) => ({ messageIds }));
       return { messageIds: broker.publish(req.topic, req.messages ?? [], req.requestBytes) };
     },
   };

@@ -13,6 +13,7 @@ function schemaToProto(r: SchemaRevision, view: string | undefined, fallback: "B
     name: r.name,
     type: r.type,
     definition: full ? r.definition : "",
+    ...(full && r.compiledProtoSchema ? { compiledProtoSchema: { rootMessage: r.compiledProtoSchema.rootMessage, compiledBytes: r.compiledProtoSchema.compiledBytes } } : {}),
     revisionId: r.revisionId,
     revisionCreateTime: msToTimestamp(r.revisionCreateTime),
   };

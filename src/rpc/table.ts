@@ -15,6 +15,7 @@ import { subscriberRpcs } from "./subscriber.ts";
 import { unimplementedRpcs } from "./unimplemented.ts";
 
 import type { ProtoObject, RpcTable, UnaryRpc } from "./contract.ts";
+import { hasJavaScriptUdf } from "../core/stages/transforms.ts";
 
 export { NO_CONTEXT, type CallContext, type ProtoObject, type RpcTable, type StreamHandle, type UnaryRpc } from "./contract.ts";
 
@@ -35,8 +36,9 @@ export function implementedRpcs(broker: Broker): Map<string, UnaryRpc> {
 /** The RPCs that may carry message_transforms (the request itself, or its topic / subscription). */
 const TRANSFORM_CARRIERS = ["Publisher.CreateTopic", "Publisher.UpdateTopic", "Subscriber.CreateSubscription", "Subscriber.UpdateSubscription"];
 
+/** Only JavaScript UDFs need the engine; compression steps run without it. */
 const carriesTransforms = (req: ProtoObject | null | undefined): boolean =>
-  !!(req?.messageTransforms?.length || req?.topic?.messageTransforms?.length || req?.subscription?.messageTransforms?.length);
+  hasJavaScriptUdf(req?.messageTransforms) || hasJavaScriptUdf(req?.topic?.messageTransforms) || hasJavaScriptUdf(req?.subscription?.messageTransforms);
 
 /**
  * The transform engine is loaded on the first request that needs it, before the broker (which is

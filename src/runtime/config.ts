@@ -1,5 +1,5 @@
 /** The one typed Config: every flag, its env var and its default in one table. */
-import type { Level } from "./log.ts";
+import type { Level, LogFormat } from "./log.ts";
 import { PROJECT_QUOTAS, type ProjectQuotas, type QuotaKind } from "../core/rules/quotas.ts";
 
 export interface Config {
@@ -15,6 +15,8 @@ export interface Config {
   /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
   pushTimeoutMs: number;
   logLevel: Level;
+  /** Log lines as text, or one JSON object each (Cloud Logging's structured logging). */
+  logFormat: LogFormat;
   /** Where topics, subscriptions and messages are kept across restarts (gcloud's --data-dir); "" keeps them in memory. */
   dataDir: string;
   /** A JSON or YAML file of projects, topics and subscriptions to create at start. */
@@ -39,8 +41,50 @@ export interface Config {
   bigtableEmulatorHost: string;
   /** Per-project resource limits lowered or raised from the real service's (`topics=100,…`). */
   projectQuotas: Partial<ProjectQuotas>;
+  /** Amazon MSK import topics: `ARN=host:port` entries, the Kafka bootstrap server each cluster ARN is dialled at. */
+  mskBootstrap: string[];
+  /** SASL credentials Kafka import topics log in with, `MECHANISM:user:password` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512); "" = none. */
+  kafkaSasl: string;
+  /** The Kinesis endpoint Kinesis import topics read from (the AWS SDKs' AWS_ENDPOINT_URL_KINESIS, then AWS_ENDPOINT_URL); "" = none. */
+  kinesisEndpoint: string;
+  awsEndpointUrl: string;
   /** The gRPC server on the shared port: our own on our own HTTP/2 ("raw"), our own over node:http2 ("lean") or @grpc/grpc-js's. */
   grpcServer: "lean" | "raw" | "grpc-js";
+  /** Where ai_inference transforms send their requests: `URL` (every endpoint) or `ENDPOINT_NAME=URL`; none = pass-through. */
+  aiInferenceEndpoints: string[];
+  /** Most time one model request may take before its message fails. */
+  aiInferenceTimeoutMs: number;
+}
+
+/** One --ai-inference-endpoint entry: the Vertex AI endpoint name it serves (null: every one) and where to send. */
+export interface InferenceRoute {
+  name: string | null;
+  url: URL;
+}
+
+const SEGMENT = "[A-Za-z0-9][A-Za-z0-9._-]{0,127}";
+const ENDPOINT_NAME = new RegExp(`^projects/${SEGMENT}/locations/${SEGMENT}/(endpoints/${SEGMENT}|publishers/${SEGMENT}/models/${SEGMENT})$`);
+
+/** Whether a string is a Vertex AI endpoint or publisher model name (safe to put in a URL path). */
+export const isInferenceEndpointName = (name: string): boolean => ENDPOINT_NAME.test(name);
+
+/** Reads `URL` or `projects/…/endpoints/E=URL` (or `…/publishers/P/models/M=URL`); the URL must be http(s). */
+export function inferenceRoute(entry: string): InferenceRoute {
+  const eq = entry.indexOf("=");
+  const named = eq > 0 && !/^https?:/i.test(entry);
+  const name = named ? entry.slice(0, eq) : null;
+  const raw = named ? entry.slice(eq + 1) : entry;
+  if (name !== null && !ENDPOINT_NAME.test(name)) {
+    throw new Error(`--ai-inference-endpoint: "${name.slice(0, 200)}" is not projects/P/locations/L/endpoints/E or projects/P/locations/L/publishers/P/models/M`);
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`--ai-inference-endpoint: "${raw.slice(0, 200)}" is not a URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`--ai-inference-endpoint: ${url.protocol} URLs are not supported; use http or https`);
+  return { name, url };
 }
 
 export interface Option {
@@ -163,6 +207,16 @@ export const OPTIONS: Option[] = [
     },
   },
   {
+    flag: "--log-format",
+    env: "PUBSUB_LOG_FORMAT",
+    default: "text",
+    help: "text, or json: one JSON object per line with severity, message and time, as Cloud Logging reads them",
+    apply(c, v) {
+      if (v !== "text" && v !== "json") throw new Error(`--log-format must be text or json (got "${v}")`);
+      c.logFormat = v;
+    },
+  },
+  {
     flag: "--data-dir",
     env: "PUBSUB_DATA_DIR",
     default: "",
@@ -250,6 +304,43 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.projectQuotas = quotas(v)),
   },
   {
+    flag: "--msk-bootstrap",
+    env: "PUBSUB_MSK_BOOTSTRAP",
+    default: "",
+    help: "ARN=host:port: Amazon MSK import topics with this cluster_arn read the Kafka broker at host:port; repeatable, or comma-separated in the env var",
+    apply(c, v) {
+      for (const entry of v.split(",").map((e) => e.trim()).filter(Boolean)) {
+        const eq = entry.lastIndexOf("=");
+        if (eq <= 0 || !/^[^\s:]+:\d{1,5}$/.test(entry.slice(eq + 1))) throw new Error(`--msk-bootstrap must be ARN=host:port (got "${entry}")`);
+        c.mskBootstrap.push(entry);
+      }
+    },
+  },
+  {
+    flag: "--kafka-sasl",
+    env: "PUBSUB_KAFKA_SASL",
+    default: "",
+    help: "MECHANISM:user:password (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) that Kafka import topics (Confluent Cloud, MSK) log in with",
+    apply(c, v) {
+      if (v && !/^(PLAIN|SCRAM-SHA-256|SCRAM-SHA-512):[^:]+:.*$/.test(v)) throw new Error("--kafka-sasl must be MECHANISM:user:password with MECHANISM PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
+      c.kafkaSasl = v;
+    },
+  },
+  {
+    flag: "--kinesis-endpoint",
+    env: "AWS_ENDPOINT_URL_KINESIS",
+    default: "",
+    help: "the Kinesis endpoint (http://host:port) Amazon Kinesis import topics read their streams from",
+    apply: (c, v) => (c.kinesisEndpoint = v),
+  },
+  {
+    flag: "--aws-endpoint-url",
+    env: "AWS_ENDPOINT_URL",
+    default: "",
+    help: "the AWS endpoint Kinesis import topics use when --kinesis-endpoint is not set",
+    apply: (c, v) => (c.awsEndpointUrl = v),
+  },
+  {
     flag: "--grpc-server",
     env: "PUBSUB_GRPC_SERVER",
     default: "raw",
@@ -258,6 +349,25 @@ export const OPTIONS: Option[] = [
       if (v !== "lean" && v !== "raw" && v !== "grpc-js") throw new Error(`--grpc-server must be lean, raw or grpc-js (got "${v}")`);
       c.grpcServer = v;
     },
+  },
+  {
+    flag: "--ai-inference-endpoint",
+    env: "PUBSUB_AI_INFERENCE_ENDPOINT",
+    default: "",
+    help: "where ai_inference transforms send their requests: URL, or ENDPOINT_NAME=URL for one Vertex AI endpoint (projects/P/locations/L/endpoints/E); repeatable, or several separated by spaces; none = ai_inference passes messages through",
+    apply(c, v) {
+      for (const entry of v.split(/\s+/).filter(Boolean)) {
+        inferenceRoute(entry);
+        c.aiInferenceEndpoints.push(entry);
+      }
+    },
+  },
+  {
+    flag: "--ai-inference-timeout-ms",
+    env: "PUBSUB_AI_INFERENCE_TIMEOUT_MS",
+    default: "30000",
+    help: "most time one ai_inference request may take; past it the message fails as a failing transform does",
+    apply: (c, v) => (c.aiInferenceTimeoutMs = int("--ai-inference-timeout-ms", 10, 600_000)(v)),
   },
 ];
 
@@ -271,6 +381,7 @@ export const DEFAULTS: Config = {
   pullWaitMs: 5000,
   pushTimeoutMs: 0,
   logLevel: "info",
+  logFormat: "text",
   dataDir: "",
   configFile: "",
   provision: [],
@@ -283,7 +394,13 @@ export const DEFAULTS: Config = {
   storageEmulatorHost: "",
   bigtableEmulatorHost: "",
   projectQuotas: {},
+  mskBootstrap: [],
+  kafkaSasl: "",
+  kinesisEndpoint: "",
+  awsEndpointUrl: "",
   grpcServer: "raw",
+  aiInferenceEndpoints: [],
+  aiInferenceTimeoutMs: 30_000,
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */
@@ -301,7 +418,7 @@ export const findOption = (flag: string): Option | undefined => OPTIONS.find((x)
 
 /** Env vars first, then flags (`--flag value` or `--flag=value`); a bad value throws naming it. */
 export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
-  const c: Config = { ...DEFAULTS, provision: [] };
+  const c: Config = { ...DEFAULTS, provision: [], mskBootstrap: [], aiInferenceEndpoints: [] };
   for (const o of OPTIONS) for (const v of envValues(o, env)) o.apply(c, v);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];

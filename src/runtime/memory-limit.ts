@@ -19,16 +19,26 @@ const PHYSICAL_SHARE = 0.5;
 const RLIMIT_SHARE = 0.75;
 /**
  * Virtual memory kept free under RLIMIT_AS / RLIMIT_DATA: past this the runtime's next mapping may
- * fail, and a failed mapping kills a Bun process (SIGSEGV/SIGTRAP) instead of raising an error.
+ * fail, and a failed mapping kills a Bun process (SIGSEGV/SIGTRAP/abort) instead of raising an
+ * error. A tenth of the limit, but never more than a quarter of the room left at start: the
+ * runtime reserves address space greedily at start (its allocator's 1 GiB arena, the JIT's region,
+ * each only if it fits), so under some limits it leaves little room — yet keeps allocating inside
+ * those reservations — and a reserve larger than that room refused every publish (issue 28). At
+ * least MIN_RESERVE: the mappings that failed in the calibration (docs/memory-budget.md) came 10–16 MiB
+ * below the limit.
  */
 const RLIMIT_RESERVE = 0.1;
+const MIN_RESERVE = 24 * 2 ** 20;
+/** Less room than this under RLIMIT_AS / RLIMIT_DATA at start: the emulator refuses to start (capRefusal). */
+export const MIN_ROOM = 48 * 2 ** 20;
 const PAGE = 4096;
 
 export function defaultMaxMemory(): number {
   const shares: number[] = [];
   const cg = cgroupLimit();
   if (cg !== null) shares.push(cg * CGROUP_SHARE);
-  for (const g of rlimitGauges()) shares.push(Math.max(0, g.limit - g.used()) * RLIMIT_SHARE);
+  // The room is what is left beside the runtime already resident; the budget is on the whole process.
+  for (const r of rlimits()) shares.push(processRss() + Math.max(0, r.limit - r.used()) * RLIMIT_SHARE);
   if (shares.length === 0) shares.push(totalmem() * PHYSICAL_SHARE);
   return Math.floor(Math.min(...shares));
 }
@@ -61,21 +71,61 @@ export function parseRlimits(text: string): { addressSpace: number | null; data:
   return { addressSpace: soft("Max address space"), data: soft("Max data size") };
 }
 
-/**
- * What the budget samples beside resident memory: virtual size against RLIMIT_AS and the data
- * segment against RLIMIT_DATA, each limit less its reserve; none when unlimited.
- */
-export function rlimitGauges(limits = parseRlimits(read("/proc/self/limits") ?? "")): MemoryGauge[] {
-  const gauges: MemoryGauge[] = [];
-  // /proc/self/statm: size resident shared text lib data dt, in pages.
+/** An RLIMIT_AS or RLIMIT_DATA in force: its soft limit and what the process uses under it. */
+export interface Rlimit {
+  /** What is measured against it, for messages ("address space"). */
+  what: string;
+  /** "RLIMIT_AS (ulimit -v) of 1024 MiB". */
+  cap: string;
+  /** The shell's word for it: "ulimit -v". */
+  ulimit: string;
+  limit: number;
+  used: () => number;
+}
+
+/** The RLIMIT_AS and RLIMIT_DATA in force (none where /proc is absent: macOS, Windows, or hidden). */
+export function rlimits(limits = parseRlimits(read("/proc/self/limits") ?? "")): Rlimit[] {
+  const out: Rlimit[] = [];
+  // /proc/self/statm: size resident shared text lib data dt, in pages; 0 where it cannot be read.
   const statm = (field: number) => () => Number(read("/proc/self/statm")?.split(" ")[field] ?? 0) * PAGE;
   if (limits.addressSpace !== null) {
-    gauges.push({ what: "address space", limit: Math.floor(limits.addressSpace * (1 - RLIMIT_RESERVE)), cap: `RLIMIT_AS (ulimit -v) of ${mb(limits.addressSpace)}`, used: statm(0) });
+    out.push({ what: "address space", ulimit: "ulimit -v", cap: `RLIMIT_AS (ulimit -v) of ${mb(limits.addressSpace)}`, limit: limits.addressSpace, used: statm(0) });
   }
   if (limits.data !== null) {
-    gauges.push({ what: "data segment", limit: Math.floor(limits.data * (1 - RLIMIT_RESERVE)), cap: `RLIMIT_DATA (ulimit -d) of ${mb(limits.data)}`, used: statm(5) });
+    out.push({ what: "data segment", ulimit: "ulimit -d", cap: `RLIMIT_DATA (ulimit -d) of ${mb(limits.data)}`, limit: limits.data, used: statm(5) });
   }
-  return gauges;
+  return out;
+}
+
+/**
+ * What the budget samples beside resident memory: virtual size against RLIMIT_AS and the data
+ * segment against RLIMIT_DATA, each limit less its reserve (taken from the room left now, at
+ * start); none when unlimited.
+ */
+export function rlimitGauges(limits?: ReturnType<typeof parseRlimits>): MemoryGauge[] {
+  return rlimits(limits).map((r) => {
+    const room = Math.max(0, r.limit - r.used());
+    const reserve = Math.max(MIN_RESERVE, Math.min(r.limit * RLIMIT_RESERVE, room / 4));
+    // Nothing at all only within half the least reserve of the limit itself, where the next mapping
+    // may fail: a tenth-of-the-limit reserve put that line hundreds of MiB lower, and virtual memory
+    // does not come back after a drain, so an emptied emulator stayed refusing everything.
+    return { what: r.what, cap: r.cap, limit: Math.floor(r.limit - reserve), hard: Math.floor(r.limit - MIN_RESERVE / 2), used: r.used };
+  });
+}
+
+/**
+ * Why the emulator cannot run under the limits in force, or null: under some RLIMIT_AS values the
+ * runtime's start-up reservations take nearly all of it (2303 MiB of 2304), and the first
+ * allocation the reservations cannot serve kills the process — so it refuses to start, naming
+ * the cap and what to do, rather than start and die on the first request.
+ */
+export function capRefusal(limits?: ReturnType<typeof parseRlimits>): string | null {
+  for (const r of rlimits(limits)) {
+    const used = r.used();
+    if (r.limit - used >= MIN_ROOM) continue;
+    return `the ${r.cap} leaves ${mb(Math.max(0, r.limit - used))} after the runtime's start-up mappings (${mb(used)} of ${r.what}), less than the ${mb(MIN_ROOM)} the emulator needs to hold messages. Raise or remove that limit (${r.ulimit}), and cap the emulator's memory with --max-memory instead`;
+  }
+  return null;
 }
 
 function read(file: string): string | null {

@@ -1,7 +1,7 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
 import { Broker } from "../core/broker.ts";
 import type { Store } from "../core/store/store.ts";
-import { DEFAULTS, type Config } from "../runtime/config.ts";
+import { DEFAULTS, inferenceRoute, type Config } from "../runtime/config.ts";
 import { Counters } from "../admin/counters.ts";
 import { withFaults } from "../rpc/middleware/with-faults.ts";
 import { FaultRegistry } from "../rpc/middleware/faults.ts";
@@ -9,6 +9,7 @@ import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
 import type { RawServer } from "../grpc/h2/server.ts";
 import { MAX_MESSAGE } from "../grpc/methods.ts";
+import { HealthState } from "../grpc/std/health-state.ts";
 import type { RpcTable } from "../rpc/table.ts";
 import { createRpcTable } from "../rpc/table.ts";
 import { httpSurfaces, lazyPush } from "./lazy-surfaces.ts";
@@ -18,12 +19,16 @@ import { SwitchableClock } from "../runtime/switchable-clock.ts";
 import { realClock } from "../runtime/real-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
 import type { DiskFaultProbe } from "../admin/metrics.ts";
-import { collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
+import type { OperatorDeps } from "../admin/operator.ts";
+import { capRefusal, collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
 import { log } from "../runtime/log.ts";
 import { CloudStorageKind } from "../sinks/storage/kind.ts";
 import { storageTarget } from "../sinks/storage/targets.ts";
 import { ImportLedger } from "../ingest/ledger.ts";
 import { StorageImports } from "../ingest/storage-imports.ts";
+import { nodeCompression } from "../transforms/compression-codec.ts";
+import { HttpInferenceCaller } from "../transforms/ai-inference.ts";
+import { StreamImports, type StreamSettings } from "../ingest/stream-imports.ts";
 
 /** How long stop() lets calls in flight finish before closing every connection. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -35,6 +40,10 @@ export interface Emulator {
   readonly clock: SwitchableClock;
   /** Cloud Storage import topics. */
   readonly imports: StorageImports;
+  /** What the operator API reads and changes (reset, clock, inspection), for in-process callers. */
+  readonly operator: OperatorDeps;
+  /** Kafka (Confluent Cloud, MSK) and Kinesis import topics. */
+  readonly streams: StreamImports;
   stop(): Promise<void>;
 }
 
@@ -64,21 +73,33 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
 }
 
 /** The chosen gRPC server; only its modules are loaded (node:http2 and grpc-js cost RSS a server without them never needs). */
-async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget): Promise<GrpcTransport | RawServer> {
+async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget, health: HealthState): Promise<GrpcTransport | RawServer> {
   // Partly received messages: a quarter of the memory budget, and always room for one of the largest.
   const partialBytes = Math.max(MAX_MESSAGE + 5, memory.maxBytes / 4);
-  if (c.grpcServer === "lean") return (await import("../grpc/lean/server.ts")).leanTransport(table, { partialBytes });
+  if (c.grpcServer === "lean") return (await import("../grpc/lean/server.ts")).leanTransport(table, { partialBytes, health });
   if (c.grpcServer === "raw") {
     const { rawServer } = await import("../grpc/h2/server.ts");
-    return rawServer(table, { partialBytes });
+    return rawServer(table, { partialBytes, health });
   }
   const { grpcJsTransport } = await import("../grpc/server.ts");
-  return grpcJsTransport(table);
+  return grpcJsTransport(table, health);
+}
+
+/** Where Kafka and Kinesis import topics find their sources. */
+function streamSettings(c: Config): StreamSettings {
+  const mskBootstrap = new Map<string, string>();
+  for (const entry of c.mskBootstrap) {
+    const eq = entry.lastIndexOf("=");
+    mskBootstrap.set(entry.slice(0, eq), entry.slice(eq + 1));
+  }
+  return { mskBootstrap, kafkaSasl: c.kafkaSasl, kinesisEndpoint: c.kinesisEndpoint || c.awsEndpointUrl };
 }
 
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
+  const refusal = capRefusal();
+  if (refusal) throw Object.assign(new Error(`cannot start: ${refusal}.`), { name: "MemoryCapError" });
   const { store, close, diskFault } = await openStore(c.dataDir);
   const clock = new SwitchableClock(c.clock);
   const push = lazyPush(() => clock.now());
@@ -97,6 +118,9 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     memory,
     // QuickJS and its wasm load with the first resource that has transforms.
     transforms: () => import("../transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
+    compression: nodeCompression,
+    // Without --ai-inference-endpoint, ai_inference transforms pass messages through.
+    inference: c.aiInferenceEndpoints.length ? new HttpInferenceCaller(c.aiInferenceEndpoints.map(inferenceRoute), c.aiInferenceTimeoutMs) : undefined,
     quotas: c.projectQuotas,
   });
   collectAfterRestore(broker);
@@ -117,28 +141,39 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   broker.observe(counters);
   const imports = new StorageImports(broker, storage, clock, new ImportLedger(c.dataDir || null));
   imports.start();
+  const streams = new StreamImports(broker, clock, streamSettings(c), new ImportLedger<string>(c.dataDir || null, "stream-imports.json"));
+  streams.start();
+  const importStatus = { status: (topic: string) => imports.status(topic) ?? streams.status(topic) };
   // Wrapped once, so every transport registered over the table meets the injected faults.
   const faults = new FaultRegistry();
   const table = withFaults(createRpcTable(broker), faults);
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
-  const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports, diskFault });
-  const grpc = await grpcTransport(c, table, memory);
-  const listenOptions = { handshakeTimeoutMs: c.handshakeTimeoutMs, shutdownGraceMs: SHUTDOWN_GRACE_MS, onClosing: () => broker.shutdown() };
+  const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports: importStatus, diskFault });
+  // grpc.health.v1.Health's answer on every gRPC server: NOT_SERVING from the moment stop() begins.
+  const health = new HealthState();
+  const grpc = await grpcTransport(c, table, memory, health);
+  const onClosing = () => {
+    health.drain();
+    broker.shutdown();
+  };
+  const listenOptions = { handshakeTimeoutMs: c.handshakeTimeoutMs, shutdownGraceMs: SHUTDOWN_GRACE_MS, onClosing };
   // The raw server has a front of its own on Bun sockets (server/raw-front.ts).
   const opened = "connection" in grpc ? import("./raw-front.ts").then((m) => m.listenRaw(c.host, c.port, grpc, http, listenOptions)) : import("./listener.ts").then((m) => m.listen(c.host, c.port, grpc, http, listenOptions));
   const listener = await opened.catch((e) => {
     imports.stop();
+    streams.stop();
     close();
     throw e;
   });
   const stop = async () => {
     imports.stop();
+    streams.stop();
     broker.stopDeliveries();
     bigtable.close();
     await listener.close();
     broker.store.keepViews(null);
     close();
   };
-  return { port: listener.port, host: c.host, broker, clock, imports, stop };
+  return { port: listener.port, host: c.host, broker, clock, imports, streams, operator: { broker, clock, counters, faults, history, imports: importStatus }, stop };
 }

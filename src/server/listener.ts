@@ -76,7 +76,8 @@ export async function listen(
       head = head.length ? Buffer.concat([head, chunk]) : chunk;
       const kind = sniff(head);
       if (kind === "wait") return;
-      if (kind === "bad") return void socket.destroy();
+      // Not answered; node's end() reads on until the client's FIN (or the handshake timeout).
+      if (kind === "bad") return void (socket.off("data", onData), socket.resume(), socket.end());
       sniffing.delete(socket);
       socket.off("data", onData);
       socket.pause();

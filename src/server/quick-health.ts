@@ -6,6 +6,7 @@
  * the bytes the HTTP server (admin/health.ts) sends for them; anything else, or anything odd, is
  * relayed to the HTTP server untouched.
  */
+import { HEALTH_BODY, ROOT_BODY } from "../http/probes.ts";
 
 export type Quick = "wait" | "relay" | { reply: Buffer; close: boolean; rest: Buffer };
 
@@ -21,6 +22,7 @@ function httpDate(): string {
 
 export function quickHealth(head: Buffer): Quick {
   const end = head.indexOf(END);
+  if (bareLf(head, end < 0 ? head.length : end)) return "relay";
   if (end < 0) {
     if (head.length > MAX_HEAD) return "relay";
     const start = head.latin1Slice!(0, Math.min(head.length, 6));
@@ -37,7 +39,7 @@ export function quickHealth(head: Buffer): Quick {
   const connection = /\r\nconnection\s*:([^\r]*)/.exec(fields)?.[1] ?? "";
   const close = m[3] === "0" ? !/keep-alive/.test(connection) : /close/.test(connection);
   const health = m[2] === "/health";
-  const body = health ? '{"status":"ok"}' : "Ok\n";
+  const body = health ? HEALTH_BODY : ROOT_BODY;
   const lines = health
     ? ["HTTP/1.1 200 OK", "content-type: application/json", `content-length: ${body.length}`, "cache-control: no-store", `Date: ${httpDate()}`]
     : ["HTTP/1.1 200 OK", `Date: ${httpDate()}`];
@@ -46,4 +48,10 @@ export function quickHealth(head: Buffer): Quick {
   if (!health) lines.push(`Content-Length: ${body.length}`);
   const reply = lines.join("\r\n") + "\r\n\r\n" + (m[1] === "HEAD" ? "" : body);
   return { reply: Buffer.from(reply, "latin1"), close, rest: head.subarray(end + 4) };
+}
+
+/** A line ended by LF alone: the HTTP server refuses it (400) at once; waiting here for a CRLF CRLF that never comes would hold it. */
+function bareLf(head: Buffer, upTo: number): boolean {
+  for (let i = head.indexOf(0x0a); i >= 0 && i < upTo; i = head.indexOf(0x0a, i + 1)) if (i === 0 || head[i - 1] !== 0x0d) return true;
+  return false;
 }

@@ -7,7 +7,7 @@
  */
 import type { Socket, TCPSocketListener } from "bun";
 import type * as http from "node:http";
-import { BunWire, Outbox } from "../grpc/h2/wire.ts";
+import { BunWire, Outbox, closeGently } from "../grpc/h2/wire.ts";
 import type { RawServer } from "../grpc/h2/server.ts";
 import { listenEach } from "../runtime/addresses.ts";
 import type { ListenOptions, Listener } from "./listener.ts";
@@ -21,6 +21,8 @@ interface Conn {
   head: Buffer | null;
   /** Known to be HTTP/1: health probes are answered here until a request that is not one. */
   http: boolean;
+  /** Neither HTTP/2 nor HTTP/1.x: closing, what else it sends is dropped. */
+  refused: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
   wire: BunWire | null;
   relay: Relay | null;
@@ -149,18 +151,24 @@ export async function listenRaw(host: string, port: number, grpc: RawServer, web
     open(s: Socket<Conn>) {
       if (closing) return void s.terminate();
       sockets.add(s);
-      s.data = { head: null, http: false, timer: deadline(s), wire: null, relay: null };
+      s.data = { head: null, http: false, refused: false, timer: deadline(s), wire: null, relay: null };
     },
     data(s: Socket<Conn>, chunk: Buffer) {
       const c = s.data;
       if (c.wire) return c.wire.conn.read(chunk);
       if (c.relay) return c.relay.fromFront(chunk);
+      if (c.refused) return;
       const head: Buffer = c.head ? Buffer.concat([c.head, chunk]) : chunk;
       if (c.http) return answerHttp(s, head);
       const kind = sniff(head);
       if (kind === "wait") return void (c.head = head);
       c.head = null;
-      if (kind === "bad") return void s.terminate();
+      if (kind === "bad") {
+        // An invalid preface (RFC 9113 §3.4) is not answered, not even with an HTTP/1.1 400.
+        c.refused = true;
+        clearTimeout(c.timer);
+        return closeGently(s);
+      }
       if (kind === "http") {
         c.http = true;
         return answerHttp(s, head);

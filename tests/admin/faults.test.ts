@@ -124,3 +124,46 @@ describe("delays, dropped acks, ended streams", () => {
     await sub.close();
   }, 20_000);
 });
+
+describe("transient exactly-once ack failures", () => {
+  test("a unary Acknowledge fails TRANSIENT_* per ack id, applies none of them; a retry acks them", async () => {
+    const { topic, sub } = await suite.topicAndSub({ enableExactlyOnceDelivery: true, ackDeadlineSeconds: 60 });
+    for (const d of ["a", "b"]) await topic.publishMessage({ data: Buffer.from(d) });
+    const got = await pullNow(sub.name);
+    expect(got.length).toBe(2);
+    const ackIds = got.map((r) => r.ackId!);
+    const fault = await addFault({ method: "Subscriber.Acknowledge", resource: sub.name, transientAckFailure: true });
+    expect(fault).toMatchObject({ transientAckFailure: "TRANSIENT_FAILURE_UNORDERED_ACK_ID", remaining: 1 });
+    const err = (await suite.raw.subscriber.acknowledge({ subscription: sub.name, ackIds }).catch((e) => e)) as {
+      code: number;
+      errorInfoMetadata?: Record<string, string>;
+      reason?: string;
+    };
+    expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(err.reason).toBe("EXACTLY_ONCE_ACKID_FAILURE");
+    expect(err.errorInfoMetadata).toEqual({ [ackIds[0]]: "TRANSIENT_FAILURE_UNORDERED_ACK_ID", [ackIds[1]]: "TRANSIENT_FAILURE_UNORDERED_ACK_ID" });
+    expect(await listFaults()).toEqual([]);
+    // Not applied: the same ids are still valid leases, so the retry acks them (a used id would be invalid).
+    await suite.raw.subscriber.acknowledge({ subscription: sub.name, ackIds });
+    await suite.emu.advance("60s");
+    expect(await pullNow(sub.name)).toEqual([]);
+  });
+
+  test("the official subscriber retries a transient ack failure by itself: ackWithResponse ends SUCCESS, no redelivery", async () => {
+    const { topic, sub } = await suite.topicAndSub({ enableExactlyOnceDelivery: true });
+    const got: Message[] = [];
+    sub.on("message", (m: Message) => got.push(m));
+    await topic.publishMessage({ data: Buffer.from("retried ack") });
+    await waitFor(() => got.length >= 1, 5000, "the delivery");
+    await addFault({ method: "Subscriber.Acknowledge", resource: sub.name, transientAckFailure: "TRANSIENT_FAILURE_TEST", count: 2 });
+    expect(await got[0].ackWithResponse()).toBe("SUCCESS");
+    expect(await listFaults()).toEqual([]);
+    expect(got.length).toBe(1);
+    await sub.close();
+  }, 30_000);
+
+  test("invalid transientAckFailure values are 400s naming the field", async () => {
+    for (const v of ["PERMANENT_X", "transient_lower", 3, {}]) await expect(addFault({ transientAckFailure: v })).rejects.toThrow(/transientAckFailure/);
+    expect(await listFaults()).toEqual([]);
+  });
+});

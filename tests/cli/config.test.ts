@@ -14,6 +14,7 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--clock": { value: "manual", expect: { clock: "manual" } },
   "--message-history": { value: "50", expect: { messageHistory: 50 } },
   "--log-level": { value: "debug", expect: { logLevel: "debug" } },
+  "--log-format": { value: "json", expect: { logFormat: "json" } },
   "--data-dir": { value: "/var/lib/pubsub", expect: { dataDir: "/var/lib/pubsub" } },
   "--config": { value: "/etc/pubsub.yaml", expect: { configFile: "/etc/pubsub.yaml" } },
   "--provision": { value: "p,t1:s1", expect: { provision: ["p,t1:s1"] } },
@@ -25,6 +26,12 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--storage-dir": { value: "/tmp/gcs", expect: { storageDir: "/tmp/gcs" } },
   "--storage-emulator-host": { value: "http://localhost:4443", expect: { storageEmulatorHost: "http://localhost:4443" } },
   "--grpc-server": { value: "grpc-js", expect: { grpcServer: "grpc-js" } },
+  "--ai-inference-endpoint": { value: "http://127.0.0.1:9000", expect: { aiInferenceEndpoints: ["http://127.0.0.1:9000"] } },
+  "--ai-inference-timeout-ms": { value: "2500", expect: { aiInferenceTimeoutMs: 2500 } },
+  "--msk-bootstrap": { value: "arn:aws:kafka:us-east-1:1:cluster/c/x=127.0.0.1:9092", expect: { mskBootstrap: ["arn:aws:kafka:us-east-1:1:cluster/c/x=127.0.0.1:9092"] } },
+  "--kafka-sasl": { value: "SCRAM-SHA-256:alice:pa:ss", expect: { kafkaSasl: "SCRAM-SHA-256:alice:pa:ss" } },
+  "--kinesis-endpoint": { value: "http://127.0.0.1:4567", expect: { kinesisEndpoint: "http://127.0.0.1:4567" } },
+  "--aws-endpoint-url": { value: "http://127.0.0.1:4566", expect: { awsEndpointUrl: "http://127.0.0.1:4566" } },
 };
 
 const envName = (env: string) => env.replace("<N>", "1");
@@ -119,6 +126,7 @@ describe("bad values stop the start naming the flag", () => {
     [["--max-messages-per-response", "0"], "--max-messages-per-response must be an integer from 1 to 1000"],
     [["--pull-wait-ms", "soon"], "--pull-wait-ms must be an integer"],
     [["--log-level", "loud"], "--log-level must be debug, info, warn, error or silent"],
+    [["--log-format", "yaml"], "--log-format must be text or json"],
     [["--nope", "1"], "unknown flag --nope"],
     [["--config"], "--config needs a value"],
   ])("%j", (argv, message) => {

@@ -3,7 +3,7 @@
  * the started line printed only once provisioning succeeded.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PubSub } from "@google-cloud/pubsub";
@@ -133,6 +133,40 @@ describe("start", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, T);
+
+  test("PUBSUB_ADDRESS_FILE: start writes the address it serves; healthcheck without --host-port checks it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "address-"));
+    const file = join(dir, "address");
+    // What the image sets: the default address in the environment, another port on the command line.
+    const env = { PUBSUB_ADDRESS_FILE: file, PUBSUB_HOST_PORT: "127.0.0.1:1" };
+    const checks: Record<string, number> = {};
+    try {
+      const r = await startAndStop([], env, async (port) => {
+        expect(readFileSync(file, "utf8")).toBe(`127.0.0.1:${port}\n`);
+        checks.recorded = (await run(["healthcheck"], env)).code;
+        checks.flagWins = (await run(["healthcheck", "--host-port=127.0.0.1:1"], env)).code;
+      });
+      expect(r.code).toBe(0);
+      expect(checks).toEqual({ recorded: 0, flagWins: 1 });
+      // A missing or foreign file leaves the configured address.
+      expect((await run(["healthcheck"], { PUBSUB_ADDRESS_FILE: join(dir, "none"), PUBSUB_HOST_PORT: emu.endpoint })).code).toBe(0);
+      writeFileSync(file, "x".repeat(400));
+      expect((await run(["healthcheck"], { PUBSUB_ADDRESS_FILE: file, PUBSUB_HOST_PORT: emu.endpoint })).code).toBe(0);
+      writeFileSync(file, "no address\n");
+      const bad = await run(["healthcheck"], { PUBSUB_ADDRESS_FILE: file, PUBSUB_HOST_PORT: "127.0.0.1:1" });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain("unhealthy: http://127.0.0.1:1/health");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, T);
+
+  test("an address file that cannot be written is warned about; the emulator serves all the same", async () => {
+    const r = await startAndStop([], { PUBSUB_ADDRESS_FILE: "/nonexistent/dir/address" });
+    expect(r.port).toBeGreaterThan(0);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("cannot write PUBSUB_ADDRESS_FILE /nonexistent/dir/address");
   }, T);
 
   test("an invalid provisioning entry stops the start before the started line, naming the entry", async () => {

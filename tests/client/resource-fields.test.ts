@@ -83,6 +83,19 @@ for (const mode of MODES) {
       }
     });
 
+    test("a subscription without push delivery reads back with an empty push_config from Create, Get and List", async () => {
+      const [topic] = await ps.createTopic(unique("fields"));
+      const [sub, created] = await topic.createSubscription(unique("fields"));
+      const [listed] = await ps.getSubscriptions();
+      const reads = [created, (await sub.getMetadata())[0], listed.find((s) => s.name === sub.name)!.metadata!];
+      for (const s of reads) {
+        // What the official samples read without a check ("get subscription metadata").
+        expect(s.pushConfig).toBeTruthy();
+        expect(s.pushConfig!.pushEndpoint ?? "").toBe("");
+        expect(s.pushConfig!.oidcToken ?? null).toBeNull();
+      }
+    });
+
     test("a snapshot's tags are accepted and never returned", async () => {
       const [topic] = await ps.createTopic(unique("fields"));
       const [sub] = await topic.createSubscription(unique("fields"));
@@ -94,3 +107,18 @@ for (const mode of MODES) {
     });
   });
 }
+
+test("CreateSubscription without a name gets a generated one in the topic's project (gRPC)", async () => {
+  const ps = emu.client();
+  const [topic] = await ps.createTopic(unique("named"));
+  const topicId = topic.name.split("/").pop()!;
+  const sub = await raw<{ name: string; topic: string }>(ps, "SubscriberClient", "createSubscription", { name: "", topic: topic.name });
+  expect(sub.name).toMatch(new RegExp(`^projects/${PROJECT}/subscriptions/${topicId}-[0-9a-f]{16}$`));
+  expect(sub.topic).toBe(topic.name);
+  const [exists] = await ps.subscription(sub.name).exists();
+  expect(exists).toBe(true);
+  const again = await raw<{ name: string }>(ps, "SubscriberClient", "createSubscription", { topic: topic.name });
+  expect(again.name).not.toBe(sub.name);
+  // Without a topic there is nothing to name it after: the topic is what is missing.
+  await expect(raw(ps, "SubscriberClient", "createSubscription", { name: "" })).rejects.toThrow(/topic/);
+});

@@ -26,3 +26,18 @@ test("restored topics and subscriptions carry no tags, satisfies_pzs or Analytic
   expect(t.name).toBe(topic.name);
   expect(s.topic).toBe(topic.name);
 });
+
+test("a Bigtable column_family_mapping (its delimiter bytes kept as base64) comes back from a data dir as it was given", () => {
+  const clock = new ManualClock();
+  const store = sqliteKind.create();
+  const first = new Broker({ clock, store });
+  first.createTopic({ name: "projects/proj/topics/topic-b", labels: {} } as TopicResource);
+  const bigtableConfig = {
+    table: "projects/bt/instances/inst-1/tables/t1",
+    columnFamilyMapping: { delimitedKey: { keyFields: ["region", "id"], delimiter: new Uint8Array([0x7c, 0x7c]) } },
+  };
+  first.createSubscription({ name: "projects/proj/subscriptions/sub-b", topic: "projects/proj/topics/topic-b", bigtableConfig } as unknown as SubscriptionResource);
+  const restored = new Broker({ clock, store: sqliteKind.reopen(store) });
+  const c = (restored.getSubscription("projects/proj/subscriptions/sub-b") as unknown as { bigtableConfig: Record<string, unknown> }).bigtableConfig;
+  expect(c.columnFamilyMapping).toEqual({ delimitedKey: { keyFields: ["region", "id"], delimiter: Buffer.from("||").toString("base64") } });
+});

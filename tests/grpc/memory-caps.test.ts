@@ -6,16 +6,13 @@
  * holds to a subscriber and takes publishes again. Every loop is bounded in count.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import * as grpc from "@grpc/grpc-js";
 import { parseRlimits, rlimitGauges } from "../../src/runtime/memory-limit.ts";
 import { CGEXEC, makeCgroup, removeCgroup, setMemoryMax, type Cgroup } from "../../bench/lib/limits.ts";
-import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
+import type { RawClients } from "../helpers/raw-grpc.ts";
+import { fillDrainRefill as fillUnderCap } from "../helpers/fill-drain.ts";
 import { spawnServer, type ServerProcess } from "../helpers/server-process.ts";
 
 const MIB = 2 ** 20;
-const BATCH = Array.from({ length: 1000 }, () => ({ data: Buffer.alloc(1024, 7) }));
-/** Twice what any cap here allows: reaching it unrefused is a failure, not a hang. */
-const MAX_BATCHES = 2000;
 
 let server: ServerProcess | null = null;
 let c: RawClients | null = null;
@@ -29,46 +26,12 @@ afterEach(async () => {
 
 const ulimit = (flag: string, bytes: number) => ["sh", "-c", `ulimit ${flag} ${bytes / 1024} && exec "$@"`, "sh"];
 
-/** Fills a subscription nobody reads until refused, drains it, publishes again: the server's life under a cap. */
+/** Starts a server under `wrap` and runs it through fill, drain and refill. */
 async function fillDrainRefill(wrap: string[], capWords: RegExp, args: string[] = []) {
   server = await spawnServer(["--log-level", "warn", ...args], { wrap });
-  c = rawClients(server.endpoint);
-  const topic = "projects/caps/topics/held";
-  const subscription = "projects/caps/subscriptions/held";
-  await c.call(c.publisher, "CreateTopic", { name: topic });
-  await c.call(c.subscriber, "CreateSubscription", { name: subscription, topic, ackDeadlineSeconds: 600 });
-
-  let accepted = 0;
-  let refused: { code: number; details: string } | null = null;
-  for (let i = 0; i < MAX_BATCHES && !refused; i++) {
-    const s = await statusOf(c.call(c.publisher, "Publish", { topic, messages: BATCH }));
-    if (s.code === grpc.status.OK) accepted += BATCH.length;
-    else refused = s;
-  }
-  expect(refused?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
-  expect(refused?.details).toMatch(capWords);
-  expect(accepted).toBeGreaterThan(10_000);
-  expect(server.exitCode()).toBe(null);
-
-  // Every accepted message is delivered and acknowledged: nothing acknowledged to the publisher is lost.
-  let drained = 0;
-  for (let i = 0; i < accepted / 100 && drained < accepted; i++) {
-    const res = await c.call(c.subscriber, "Pull", { subscription, maxMessages: 1000, returnImmediately: true });
-    const ackIds = (res.receivedMessages ?? []).map((r: { ackId: string }) => r.ackId);
-    if (ackIds.length) await c.call(c.subscriber, "Acknowledge", { subscription, ackIds });
-    drained += ackIds.length;
-  }
-  expect(drained).toBe(accepted);
-
-  // Drained, it takes publishes again (the sampled guard may want its next sample and collection).
-  let again = -1;
-  for (let i = 0; i < 40 && again !== grpc.status.OK; i++) {
-    again = (await statusOf(c.call(c.publisher, "Publish", { topic, messages: BATCH }))).code;
-    if (again !== grpc.status.OK) await Bun.sleep(250);
-  }
-  expect(again).toBe(grpc.status.OK);
-  expect(server.exitCode()).toBe(null);
-  return { accepted, details: refused!.details };
+  const r = await fillUnderCap(server, capWords);
+  c = r.clients;
+  return r;
 }
 
 describe("reading the limits", () => {
@@ -83,6 +46,9 @@ Max address space         unlimited            unlimited            bytes
     expect(gauges.map((g) => g.what)).toEqual(["data segment"]);
     expect(gauges[0]!.limit).toBeLessThan(512 * MIB);
     expect(gauges[0]!.cap).toContain("RLIMIT_DATA");
+    // Nothing at all is admitted only near the limit itself, past the gauge's own limit.
+    expect(gauges[0]!.hard!).toBeGreaterThan(gauges[0]!.limit);
+    expect(gauges[0]!.hard!).toBeLessThan(512 * MIB);
     expect(gauges[0]!.used()).toBeGreaterThan(0);
     expect(rlimitGauges(parseRlimits(""))).toEqual([]);
   });

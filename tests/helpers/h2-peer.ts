@@ -184,3 +184,8 @@ export class Peer {
 }
 
 export const goawayCode = (f: Frame | null) => (f ? f.payload.readUInt32BE(4) : -1);
+
+export const rstCode = (f: Frame | null) => (f ? f.payload.readUInt32BE(0) : -1);
+
+/** A header block of the fields in order, each a literal (any name, any value, as a hostile client may send). */
+export const fieldsBlock = (fields: [string, string][]) => Buffer.concat(fields.map(([n, v]) => literal(n, v)));

@@ -41,10 +41,6 @@ export class FakeWire implements Wire {
     this.ended = true;
   }
 
-  linger(): void {
-    this.ended = true;
-  }
-
   destroy(): void {
     this.destroyed = true;
   }

@@ -29,11 +29,12 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `bun src/main.ts --host-port 127.0.0.1:PORT …args` (after `wrap`, a command that execs
- * its arguments: a ulimit, a cgroup); rejects if no ready line within `ms`.
+ * Starts `bun src/main.ts --host-port 127.0.0.1:PORT …args` (or `command` in its place: a compiled
+ * binary) after `wrap`, a command that execs its arguments (a ulimit, a cgroup); rejects if no
+ * ready line within `ms`.
  */
-export async function spawnServer(args: string[], { port = 0, ms = 20_000, wrap = [] as string[] } = {}): Promise<ServerProcess> {
-  const child = Bun.spawn([...wrap, process.execPath, "src/main.ts", "--host-port", `127.0.0.1:${port}`, ...args], {
+export async function spawnServer(args: string[], { port = 0, ms = 20_000, wrap = [] as string[], command = [process.execPath, "src/main.ts"] } = {}): Promise<ServerProcess> {
+  const child = Bun.spawn([...wrap, ...command, "--host-port", `127.0.0.1:${port}`, ...args], {
     cwd: ROOT,
     stdout: "pipe",
     stderr: "pipe",

@@ -1,5 +1,5 @@
 /**
- * What an application's test does in the README's CI examples: the official client configured by
+ * What an application's test does in docs/container.md's CI examples: the official client configured by
  * the environment alone (PUBSUB_EMULATOR_HOST, PUBSUB_PROJECT_ID; no endpoint in code) finds the
  * provisioned topic and subscription and makes a publish → pull → ack round trip. Exits non-zero
  * on any problem, within 30 s.

@@ -1,7 +1,7 @@
 /** Import-topic test helpers: a topic turned into an import topic after its subscription exists, and a bounded pull. */
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PubSub } from "@google-cloud/pubsub";
+import type { Message, PubSub, Subscription } from "@google-cloud/pubsub";
 import { unique } from "../helpers/emulator.ts";
 import { rawClients, type RawClients } from "../helpers/raw-clients.ts";
 
@@ -11,6 +11,19 @@ export async function importTopic(pubsub: PubSub, settings: Record<string, unkno
   const [sub] = await topic.createSubscription(unique("s"));
   await topic.setMetadata({ ingestionDataSourceSettings: settings });
   return { topic, sub };
+}
+
+/** An import topic whose subscription orders by key, its messages received (and acked) by the high-level subscriber as they come. */
+export async function orderedImport(pubsub: PubSub, settings: Record<string, unknown>): Promise<{ topic: string; sub: Subscription; got: Message[] }> {
+  const [topic] = await pubsub.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), { enableMessageOrdering: true });
+  await topic.setMetadata({ ingestionDataSourceSettings: settings });
+  const got: Message[] = [];
+  sub.on("message", (m: Message) => {
+    got.push(m);
+    m.ack();
+  });
+  return { topic: topic.name, sub, got };
 }
 
 export interface Pulled {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
-import { BqDir, col, METADATA, stateOf } from "./helpers.ts";
+import { BqDir, col, METADATA, stateOf, subscriptionState } from "./helpers.ts";
 
 let emu: TestEmulator;
 const bq = new BqDir();
@@ -49,12 +49,25 @@ test("write_metadata adds subscription_name, message_id, publish_time and attrib
   expect(row.attributes).toEqual({ k: "v", x: "y" });
 });
 
+test("write_metadata puts a message's ordering key into the attributes JSON as ordering_key", async () => {
+  const table = tableName();
+  bq.declare(table, [col("data", "STRING"), ...METADATA]);
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic(unique("t"));
+  await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
+  const ordered = pubsub.topic(topic.name, { messageOrdering: true });
+  await ordered.publishMessage({ data: Buffer.from("o"), attributes: { k: "v" }, orderingKey: "key-1" });
+  const [row] = await bq.waitRows(table, 1);
+  expect(row.attributes).toEqual({ k: "v", ordering_key: "key-1" });
+});
+
 test("a missing table is NOT_FOUND, and delivery resumes by itself once the table exists", async () => {
   const table = tableName();
   const pubsub = emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
+  expect(await subscriptionState(sub)).toBe("RESOURCE_ERROR");
   await topic.publishMessage({ data: Buffer.from("waits") });
   await Bun.sleep(50);
   expect(bq.rows(table)).toEqual([]);
@@ -62,6 +75,12 @@ test("a missing table is NOT_FOUND, and delivery resumes by itself once the tabl
   await emu.advance("61s");
   expect(await bq.waitRows(table, 1)).toEqual([{ data: "waits" }]);
   expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
+  expect(await subscriptionState(sub)).toBe("ACTIVE");
+  // Removed again: the next write finds it gone and the subscription reports it once more.
+  bq.undeclare(table);
+  await topic.publishMessage({ data: Buffer.from("again") });
+  await waitFor(() => emu.broker.getSubscription(sub.name).state === "RESOURCE_ERROR", 5000, "RESOURCE_ERROR again");
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
 });
 
 test("a table that does not fit is SCHEMA_MISMATCH until it does", async () => {

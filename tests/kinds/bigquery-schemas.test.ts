@@ -4,6 +4,7 @@ import protobuf from "protobufjs";
 import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
 import { BqDir, col, METADATA, stateOf } from "./helpers.ts";
+import { protoc, SHOP_FILES } from "../helpers/protoc.ts";
 
 let emu: TestEmulator;
 const bq = new BqDir();
@@ -208,4 +209,27 @@ test("Avro BINARY encoding with logical types: decimal → NUMERIC, time-micros 
   await topic.publishMessage({ data });
   const [row] = await bq.waitRows(table, 1);
   expect(row).toEqual({ amount: "-1.23", at: "01:02:03.000004", took: "1-2 3 1:2:3.004", doc: { k: [1, 2] } });
+});
+
+test("a compiled (two-file) Protocol Buffer topic schema: use_topic_schema writes the imported message as a RECORD", async () => {
+  const table = tableName();
+  bq.declare(table, [col("id", "STRING"), col("total", "RECORD", "NULLABLE", [col("currency", "STRING"), col("units", "INTEGER")]), col("items", "STRING", "REPEATED")]);
+  const schemaId = unique("sch");
+  // Over REST: the Node client's bundled protos do not carry compiled_proto_schema yet.
+  const res = await fetch(`http://${emu.endpoint}/v1/projects/${PROJECT}/schemas?schemaId=${schemaId}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "PROTOCOL_BUFFER", compiledProtoSchema: { rootMessage: "shop.Order", compiledBytes: protoc(SHOP_FILES, "shop/order.proto").toString("base64") } }),
+  });
+  expect(res.status).toBe(200);
+  const pubsub = emu.client();
+  const [topic] = await pubsub.createTopic({ name: unique("t"), schemaSettings: { schema: `projects/${PROJECT}/schemas/${schemaId}`, encoding: "BINARY" } });
+  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, useTopicSchema: true } });
+  expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
+  const root = new protobuf.Root();
+  for (const text of Object.values(SHOP_FILES)) protobuf.parse(text, root, { keepCase: true });
+  const Order = root.lookupType("shop.Order");
+  await topic.publishMessage({ data: Buffer.from(Order.encode(Order.fromObject({ id: "o-9", total: { currency: "NOK", units: 40 }, items: ["x"] })).finish()) });
+  const [row] = await bq.waitRows(table, 1);
+  expect(row).toEqual({ id: "o-9", total: { currency: "NOK", units: 40 }, items: ["x"] });
 });

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 
 export const FAKE_GCS = process.env.FAKE_GCS_SERVER ?? "/opt/fake-gcs-server/v1.56.1/fake-gcs-server";
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const s = createServer();
     s.listen(0, "127.0.0.1", () => {

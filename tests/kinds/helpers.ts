@@ -15,6 +15,12 @@ export class BqDir {
     writeFileSync(join(this.dir, project, dataset, `${id}.schema.json`), JSON.stringify(schema));
   }
 
+  /** Drops the table's declaration, as `bq rm` would (its rows stay for reading). */
+  undeclare(table: string): void {
+    const [project, dataset, id] = table.split(".");
+    rmSync(join(this.dir, project, dataset, `${id}.schema.json`), { force: true });
+  }
+
   rows(table: string): Record<string, unknown>[] {
     const [project, dataset, id] = table.split(".");
     try {
@@ -38,6 +44,12 @@ export class BqDir {
 export async function stateOf(sub: Subscription, field: "bigqueryConfig" | "bigtableConfig"): Promise<string> {
   const [meta] = await sub.getMetadata();
   return String((meta[field] as { state?: unknown } | null)?.state);
+}
+
+/** The subscription's own state (ACTIVE or RESOURCE_ERROR), beside its kind's. */
+export async function subscriptionState(sub: Subscription): Promise<string> {
+  const [meta] = await sub.getMetadata();
+  return String(meta.state);
 }
 
 export const col = (name: string, type: string, mode = "NULLABLE", fields?: unknown[]) => ({ name, type, mode, ...(fields ? { fields } : {}) });

@@ -13,6 +13,7 @@ import { APPLICATION_ID, DB_FILE, MIGRATIONS, SCHEMA_VERSION } from "../../src/p
 import { SqliteStore } from "../../src/persistence/sqlite-store.ts";
 import { PROJECT, bytes, caught, makeSub, pullNow, topicName, uid } from "../helpers/core.ts";
 import { cleanupDataDirs, sqliteKind, tempDataDir } from "../helpers/stores.ts";
+import { protoc, SHOP_FILES } from "../helpers/protoc.ts";
 
 afterAll(cleanupDataDirs);
 
@@ -142,4 +143,20 @@ test("a data dir of schema version 1 upgrades in place; its topics on schemas (n
   expect(check.query("PRAGMA user_version").get()).toEqual({ user_version: SCHEMA_VERSION });
   check.close();
   expect(SCHEMA_VERSION).toBe(2);
+});
+
+test("a compiled Protocol Buffer schema (two files) survives a restart: its bytes, and the topic checking against it", () => {
+  const d = durable();
+  const id = uid("schema");
+  const schema = `${PARENT}/schemas/${id}`;
+  const set = protoc(SHOP_FILES, "shop/order.proto");
+  d.broker.schemas.create(PARENT, id, { type: "PROTOCOL_BUFFER", compiledProtoSchema: { rootMessage: "shop.Order", compiledBytes: set } });
+  const topic = topicName();
+  d.broker.createTopic({ name: topic, labels: {}, schemaSettings: { schema, encoding: "JSON" } } as TopicResource);
+  d.restart();
+  const got = d.broker.schemas.get(schema).compiledProtoSchema!;
+  expect(got.rootMessage).toBe("shop.Order");
+  expect(Buffer.from(got.compiledBytes).equals(set)).toBe(true);
+  expect(d.broker.publish(topic, [{ data: json({ id: "o", total: { currency: "EUR", units: 1 } }) }]).length).toBe(1);
+  expect(caught(() => d.broker.publish(topic, [{ data: json({ id: "o", total: { cents: 1 } }) }])).message).toContain("cents");
 });

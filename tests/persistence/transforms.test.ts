@@ -9,6 +9,8 @@ import { ManualClock } from "../../src/core/clock.ts";
 import type { TopicResource } from "../../src/core/resources.ts";
 import type { SqliteStore } from "../../src/persistence/sqlite-store.ts";
 import { loadQuickJsEngine } from "../../src/transforms/quickjs-engine.ts";
+import { nodeCompression } from "../../src/transforms/compression-codec.ts";
+import { inflateSync } from "node:zlib";
 import { makeSub, msg, pullNow, texts, topicName } from "../helpers/core.ts";
 import { cleanupDataDirs, sqliteKind } from "../helpers/stores.ts";
 
@@ -35,4 +37,27 @@ test("transforms survive a restart and run after it; filtered ids stay unique", 
   const after = broker.publish(topic, [msg("c"), msg("d", { attributes: { skip: "1" } })]);
   expect(new Set([...before, ...after]).size).toBe(4);
   expect(texts(await pullNow(broker, sub, 10)).sort()).toEqual(["A", "C"]);
+});
+
+test("a compression transform (no JavaScript) survives a restart: stored as given, running after it", async () => {
+  const COMPRESSION = (mode: string) => ({ compression: { compressionAlgorithm: "ZLIB", compressionMode: mode } });
+  let clock = new ManualClock();
+  let store = sqliteKind.create() as SqliteStore;
+  let broker = new Broker({ clock, store, transforms: loadQuickJsEngine, compression: nodeCompression });
+  const topic = topicName();
+  broker.createTopic({ name: topic, labels: {}, messageTransforms: [COMPRESSION("COMPRESS")] } as TopicResource);
+  const sub = makeSub(broker, topic, { messageTransforms: [COMPRESSION("DECOMPRESS")] });
+  broker.publish(topic, [msg("before")]);
+
+  store = sqliteKind.reopen(store) as SqliteStore;
+  clock = new ManualClock(clock.now());
+  broker = new Broker({ clock, store, transforms: loadQuickJsEngine, compression: nodeCompression });
+  expect([...broker.topicViews()].find((t) => t.name === topic)?.config.messageTransforms).toEqual([COMPRESSION("COMPRESS")]);
+  await broker.ensureTransformEngine();
+  broker.publish(topic, [msg("after")]);
+  const plain = makeSub(broker, topic);
+  broker.publish(topic, [msg("plain")]);
+  expect(texts(await pullNow(broker, sub, 10)).sort()).toEqual(["after", "before", "plain"]);
+  const [packed] = await pullNow(broker, plain, 10);
+  expect(inflateSync(packed.message.data).toString()).toBe("plain");
 });

@@ -48,6 +48,10 @@ describe("routes", () => {
     // The service config binds getIamPolicy as a GET (gcloud's form); the IAM mixin's {resource=**} POST stays served.
     ["GET", "/v1/projects/p/topics/t1:getIamPolicy", "IAMPolicy.GetIamPolicy", { resource: "projects/p/topics/t1" }],
     ["POST", "/v1/projects/p/schemas/sc:getIamPolicy", "IAMPolicy.GetIamPolicy", { resource: "projects/p/schemas/sc" }],
+    // googleapis' 2026 service config binds schemas too (discovery-based clients send this GET).
+    ["GET", "/v1/projects/p/schemas/sc:getIamPolicy", "IAMPolicy.GetIamPolicy", { resource: "projects/p/schemas/sc" }],
+    ["POST", "/v1/projects/p/schemas/sc:setIamPolicy", "IAMPolicy.SetIamPolicy", { resource: "projects/p/schemas/sc" }],
+    ["POST", "/v1/projects/p/schemas/sc:testIamPermissions", "IAMPolicy.TestIamPermissions", { resource: "projects/p/schemas/sc" }],
     ["POST", "/v1/projects/p/subscriptions/s1:setIamPolicy", "IAMPolicy.SetIamPolicy", { resource: "projects/p/subscriptions/s1" }],
     ["POST", "/v1/projects/p/snapshots/n1:testIamPermissions", "IAMPolicy.TestIamPermissions", { resource: "projects/p/snapshots/n1" }],
   ])("%s %s → %s", (method, path, key, bound) => {

@@ -60,16 +60,23 @@ test("anything else, or anything odd, is relayed; an incomplete probe waits", ()
   expect(quickHealth(Buffer.concat([req("GET /health HTTP/1.1\nX: "), Buffer.alloc(9000, 0x61)]))).toBe("relay");
 });
 
+test("a line ended by a bare LF is relayed at once (the HTTP server refuses it), not waited on", () => {
+  const raw = (t: string) => quickHealth(Buffer.from(t, "latin1"));
+  expect(raw("GET / HTTP/1.1\nHost: x\n\n")).toBe("relay");
+  expect(raw("GET /health HTTP/1.1\r\nHost: x\n\n")).toBe("relay");
+  expect(raw("GET /health HTTP/1.1\n")).toBe("relay");
+});
+
 let emu: TestEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator({ grpcServer: "raw" });
 });
 afterAll(() => emu.close());
 
-/** Sends raw bytes on a fresh connection; resolves with what came back within `ms`. */
-function exchange(bytes: string, ms = 1000): Promise<string> {
+/** Sends bytes (LF as CRLF unless `asIs`) on a fresh connection; resolves with what came back within `ms`. */
+function exchange(bytes: string, ms = 1000, asIs = false): Promise<string> {
   return new Promise((resolve) => {
-    const s = net.connect(emu.port, "127.0.0.1", () => s.write(req(bytes)));
+    const s = net.connect(emu.port, "127.0.0.1", () => s.write(asIs ? Buffer.from(bytes, "latin1") : req(bytes)));
     let got = "";
     s.on("data", (d) => (got += d.toString("latin1")));
     s.on("error", () => {});
@@ -88,4 +95,11 @@ test("on a running raw server, a probe on the front and the HTTP server's answer
   const second = relayed.slice(relayed.indexOf("HTTP/1.1 200"));
   expect(noDate(front)).toBe(noDate(second));
   expect(front).toContain('{"status":"ok"}');
+});
+
+test("on a running raw server, requests with bare-LF line ends are answered 400 and closed, not held unanswered", async () => {
+  // Before, the front waited for a CRLF CRLF until the handshake timeout and closed without a word.
+  for (const r of ["GET / HTTP/1.1\nHost: x\n\n", "GET /health HTTP/1.1\nHost: x\n\n", "GET /v1/projects/p/topics HTTP/1.1\nHost: x\n\n"]) {
+    expect([r, (await exchange(r, 10_000, true)).slice(0, 24)]).toEqual([r, "HTTP/1.1 400 Bad Request"]);
+  }
 });

@@ -1,7 +1,8 @@
 /**
- * Regenerates docs/dashboard.png for the README: an emulator with some traffic (publishers,
- * streaming subscribers that ack, one that nacks), a selected subscription, a peek, a message's
- * history and an active fault. Run by hand: `bun tests/ui/readme-screenshot.ts` (about 40 s).
+ * Regenerates docs/dashboard.png (the README and docs/http-api.md show it): an emulator with some
+ * traffic (publishers, streaming subscribers that ack, one that nacks), a selected subscription, a
+ * peek, a message's history and an active fault. Run by hand: `bun tests/ui/readme-screenshot.ts`
+ * (about 40 s).
  */
 import { join } from "node:path";
 import type { Message } from "@google-cloud/pubsub";

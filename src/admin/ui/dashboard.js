@@ -156,7 +156,7 @@ async function showHistory(id) {
 
 function renderFaults(faults) {
   $("#fault-count").textContent = `(${faults.length})`;
-  const describe = (f) => (f.error ? `${f.error.code}${f.error.retryDelay ? ` retry ${f.error.retryDelay}` : ""}` : f.delay ? `delay ${f.delay}` : `drop ${f.dropAcks * 100}% acks`);
+  const describe = (f) => (f.error ? `${f.error.code}${f.error.retryDelay ? ` retry ${f.error.retryDelay}` : ""}` : f.delay ? `delay ${f.delay}` : f.transientAckFailure ? `acks fail ${f.transientAckFailure}` : `drop ${f.dropAcks * 100}% acks`);
   syncTable($("#faults tbody"), faults, (f) => f.id, (f) => [f.method, f.resource || "all", describe(f), f.remaining ?? "∞", f.hits],
     (f) => button("remove", () => api("DELETE", "/emulator/v1/faults/" + f.id)));
 }
@@ -166,6 +166,7 @@ function faultBody(form) {
   const body = { method: v.method || "*", resource: v.resource || undefined };
   if (v.kind === "error") body.error = { code: v.value.trim().toUpperCase() };
   else if (v.kind === "delay") body.delay = v.value.trim();
+  else if (v.kind === "transientAckFailure") body.transientAckFailure = v.value.trim() || true;
   else body.dropAcks = Number(v.value);
   if (v.count) body.count = Number(v.count);
   return body;
@@ -199,7 +200,7 @@ function wire() {
   $("#history-form").onsubmit = act((ev) => showHistory(ev.target.id.value.trim()));
   $("#add-fault").onsubmit = act((ev) => api("POST", "/emulator/v1/faults", faultBody(ev.target)));
   $("#clear-faults").onclick = act(() => api("DELETE", "/emulator/v1/faults"));
-  $("#add-fault [name=kind]").onchange = (ev) => ($("#add-fault [name=value]").value = { error: "UNAVAILABLE", delay: "500ms", dropAcks: "0.5" }[ev.target.value]);
+  $("#add-fault [name=kind]").onchange = (ev) => ($("#add-fault [name=value]").value = { error: "UNAVAILABLE", delay: "500ms", dropAcks: "0.5", transientAckFailure: "TRANSIENT_FAILURE_UNORDERED_ACK_ID" }[ev.target.value]);
 }
 
 wire();

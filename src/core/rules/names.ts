@@ -44,5 +44,14 @@ function invalidName(name: string, field: string, why: string) {
   return invalid(`Invalid resource name given (${field}=${echo(name, 300)}): ${why}.`);
 }
 
+/**
+ * CreateSubscription without a name: the proto's "random name for this subscription on the same
+ * project as the topic" — the topic's ID (cut to leave room) and 16 random hex digits.
+ */
+export function assignedSubscriptionName(topic: string): string {
+  const { project, id } = parseName(topic, "topics", "topic");
+  return `projects/${project}/subscriptions/${id.slice(0, 238)}-${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
+}
+
 /** The topic name a subscription reports once its topic was deleted. */
 export const DELETED_TOPIC = "_deleted-topic_";

@@ -63,7 +63,7 @@ export const SUBSCRIPTION_MASK: MaskRules = {
       dead_letter_policy: ["dead_letter_topic", "max_delivery_attempts"],
       retry_policy: ["minimum_backoff", "maximum_backoff"],
       bigquery_config: ["table", "use_topic_schema", "write_metadata", "drop_unknown_fields", "use_table_schema", "service_account_email"],
-      bigtable_config: ["table", "app_profile_id", "service_account_email", "write_metadata"],
+      bigtable_config: ["table", "app_profile_id", "service_account_email", "write_metadata", "column_family_mapping"],
       cloud_storage_config: [
         "bucket", "filename_prefix", "filename_suffix", "filename_datetime_format", "text_config", "avro_config",
         "avro_config.write_metadata", "avro_config.use_topic_schema", "max_duration", "max_bytes", "max_messages", "service_account_email",

@@ -29,6 +29,35 @@ export function compileProtobuf(definition: string): CompiledSchema {
   return new ProtobufSchema(tops[0]);
 }
 
+/**
+ * A compiled_proto_schema: a FileDescriptorSet (protoc --include_imports --descriptor_set_out)
+ * read by protobufjs' descriptor extension, every file into one Root, so types imported across
+ * files resolve by their full names; `rootMessage` names the message the data must be.
+ */
+export function compileDescriptorSet(rootMessage: string, compiledBytes: Uint8Array): CompiledSchema {
+  const at = "schema.compiled_proto_schema";
+  let root: protobuf.Root;
+  try {
+    // The extension (descriptor.proto's types) loads with the first compiled schema.
+    require("protobufjs/ext/descriptor");
+    const fromDescriptor = (protobuf.Root as unknown as { fromDescriptor(d: Uint8Array): protobuf.Root }).fromDescriptor;
+    root = fromDescriptor(new Uint8Array(compiledBytes.buffer, compiledBytes.byteOffset, compiledBytes.byteLength));
+  } catch (e) {
+    throw invalid(`Invalid ${at}.compiled_bytes: not a FileDescriptorSet whose files define every type they use (compile with protoc --include_imports): ${errorText(e)}`);
+  }
+  if (!root.files.length && !root.nestedArray.length) throw invalid(`Invalid ${at}.compiled_bytes: the FileDescriptorSet has no files.`);
+  let type: protobuf.ReflectionObject | null = null;
+  try {
+    type = root.lookup(rootMessage.replace(/^\./, ""));
+  } catch {
+    type = null;
+  }
+  if (!(type instanceof protobuf.Type)) {
+    throw invalid(`Invalid ${at}.root_message: "${errorText(rootMessage)}" is not a message type defined in compiled_bytes (use its full name, like "package.Message").`);
+  }
+  return new ProtobufSchema(type);
+}
+
 function topLevelTypes(ns: protobuf.NamespaceBase, out: protobuf.Type[] = []): protobuf.Type[] {
   for (const n of ns.nestedArray) {
     if (n instanceof protobuf.Type) out.push(n);
@@ -138,7 +167,11 @@ class ProtobufSchema implements CompiledSchema {
 
   private checkValue(field: protobuf.Field, v: unknown, path: string, depth: number): string | null {
     const resolved = field.resolvedType;
-    if (resolved instanceof protobuf.Type) return this.checkMessage(resolved, v, path, depth + 1);
+    if (resolved instanceof protobuf.Type) {
+      const wkt = WELL_KNOWN_JSON.get(resolved.fullName);
+      if (wkt) return wkt(v) ? null : `${path}: expected the JSON form of ${resolved.fullName.slice(1)}`;
+      return this.checkMessage(resolved, v, path, depth + 1);
+    }
     if (resolved instanceof protobuf.Enum) {
       const ok = typeof v === "string" ? Object.hasOwn(resolved.values, v) : Number.isInteger(v);
       return ok ? null : `${path}: expected a value of enum ${resolved.name}`;
@@ -146,6 +179,27 @@ class ProtobufSchema implements CompiledSchema {
     return checkScalar(field.type, v) ? null : `${path}: expected a ${field.type} value`;
   }
 }
+
+/**
+ * Well-known types have their own proto3 JSON forms (a compiled schema imports them from
+ * google/protobuf/*.proto): Timestamp "1972-01-01T10:00:20.021Z", Duration "1.5s", wrappers their
+ * scalar, Struct an object, Value anything, ListValue an array, FieldMask "a.b,c".
+ */
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;
+const DURATION = /^-?\d{1,12}(\.\d{1,9})?s$/;
+const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+const WELL_KNOWN_JSON = new Map<string, (v: unknown) => boolean>([
+  [".google.protobuf.Timestamp", (v) => typeof v === "string" && TIMESTAMP.test(v)],
+  [".google.protobuf.Duration", (v) => typeof v === "string" && DURATION.test(v)],
+  [".google.protobuf.FieldMask", (v) => typeof v === "string"],
+  [".google.protobuf.Struct", isObject],
+  [".google.protobuf.Value", () => true],
+  [".google.protobuf.ListValue", Array.isArray],
+  [".google.protobuf.Empty", (v) => isObject(v) && Object.keys(v as object).length === 0],
+  ...(["Double", "Float", "Int64", "UInt64", "Int32", "UInt32", "Bool", "String", "Bytes"] as const).map(
+    (w): [string, (v: unknown) => boolean] => [`.google.protobuf.${w}Value`, (v) => checkScalar(w.toLowerCase(), v)],
+  ),
+]);
 
 const INT = /^-?\d+$/;
 const BASE64 = /^[A-Za-z0-9+/\-_]*={0,2}$/;

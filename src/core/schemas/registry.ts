@@ -8,13 +8,16 @@ import { PubSubError, alreadyExists, bounded, failedPrecondition, invalid, notFo
 import { parseName, parseProject } from "../rules/names.ts";
 import { paginate, type Page } from "../rules/paging.ts";
 import { PROJECT_QUOTAS, ProjectMap } from "../rules/quotas.ts";
-import { compileSchema } from "./compile.ts";
+import { compileSchema, hasCompiledProto, type CompiledProtoInput } from "./compile.ts";
+import { fromBase64, toBase64 } from "../base64.ts";
 import type { CompiledSchema, SchemaType } from "./compiled.ts";
 
 export interface SchemaRevision {
   readonly name: string;
   readonly type: SchemaType;
   readonly definition: string;
+  /** Set instead of `definition` for a compiled Protocol Buffer schema. */
+  readonly compiledProtoSchema?: CompiledProto;
   /** Eight hex digits, as the real service's (`c7cfa2a8`). */
   readonly revisionId: string;
   /** Milliseconds since the epoch. */
@@ -24,12 +27,26 @@ export interface SchemaRevision {
   readonly compiled: CompiledSchema;
 }
 
-/** What a store keeps of a revision: enough to compile it again. */
+export interface CompiledProto {
+  readonly rootMessage: string;
+  readonly compiledBytes: Uint8Array;
+}
+
+/** What a store keeps of a revision: enough to compile it again (compiled bytes as base64: JSON). */
 export interface StoredRevision {
   readonly revisionId: string;
   readonly type: SchemaType;
   readonly definition: string;
+  readonly compiledProtoSchema?: { readonly rootMessage: string; readonly compiledBytes: string };
   readonly revisionCreateTime: number;
+}
+
+function storedCompiled(c: CompiledProto | undefined): StoredRevision["compiledProtoSchema"] {
+  return c && { rootMessage: c.rootMessage, compiledBytes: toBase64(c.compiledBytes) };
+}
+
+function restoredCompiled(c: StoredRevision["compiledProtoSchema"]): CompiledProto | undefined {
+  return c && { rootMessage: c.rootMessage, compiledBytes: fromBase64(c.compiledBytes) };
 }
 
 export interface SchemaRecord {
@@ -49,6 +66,7 @@ const NO_WRITER: SchemaWriter = { putSchema() {}, deleteSchema() {} };
 export interface SchemaInput {
   type?: string;
   definition?: string;
+  compiledProtoSchema?: CompiledProtoInput | null;
 }
 
 export const SCHEMA_LIMITS = { schemasPerProject: PROJECT_QUOTAS.schemas, revisionsPerSchema: 20 } as const;
@@ -75,7 +93,11 @@ export class SchemaRegistry {
       if (!revisions.length) continue;
       this.schemas.set(
         name,
-        revisions.map((r) => ({ name, type: r.type, definition: r.definition, revisionId: r.revisionId, revisionCreateTime: r.revisionCreateTime, seq: ++this.seq, compiled: compileSchema(r.type, r.definition) })),
+        revisions.map((r) => {
+          const compiledProtoSchema = restoredCompiled(r.compiledProtoSchema);
+          const compiled = compileSchema(r.type, r.definition, compiledProtoSchema);
+          return { name, type: r.type, definition: r.definition, compiledProtoSchema, revisionId: r.revisionId, revisionCreateTime: r.revisionCreateTime, seq: ++this.seq, compiled };
+        }),
       );
     }
   }
@@ -136,7 +158,7 @@ export class SchemaRegistry {
     if (input.type !== undefined && input.type !== "TYPE_UNSPECIFIED" && input.type !== latest.type) {
       throw invalid(`Invalid schema.type: a revision of ${latest.name} must keep its type ${latest.type}.`);
     }
-    const revision = this.revision(latest.name, { type: latest.type, definition: input.definition });
+    const revision = this.revision(latest.name, { type: latest.type, definition: input.definition, compiledProtoSchema: input.compiledProtoSchema });
     const problem = revision.compiled.canFollow(latest.compiled);
     if (problem) throw invalid(`The new revision of ${latest.name} is not compatible with revision ${latest.revisionId}: ${problem}.`);
     return this.append(revisions, revision);
@@ -175,7 +197,7 @@ export class SchemaRegistry {
   /** ValidateSchema: the definition compiles. */
   validateSchema(parent: string, input: SchemaInput): void {
     parseProject(parent, "parent");
-    compileSchema(input.type, input.definition);
+    compileSchema(input.type, input.definition, input.compiledProtoSchema);
   }
 
   /** ValidateMessage against a stored schema (`name`, optionally `@revision`) or an inline one. */
@@ -183,7 +205,7 @@ export class SchemaRegistry {
     parseProject(parent, "parent");
     let compiled: CompiledSchema;
     if (spec.name) compiled = this.get(spec.name).compiled;
-    else if (spec.schema) compiled = compileSchema(spec.schema.type, spec.schema.definition);
+    else if (spec.schema) compiled = compileSchema(spec.schema.type, spec.schema.definition, spec.schema.compiledProtoSchema);
     else throw invalid("Either name or schema must be set.");
     if (encoding !== undefined && !["JSON", "BINARY", "ENCODING_UNSPECIFIED"].includes(encoding)) {
       throw invalid(`Invalid encoding: ${bounded(encoding)}.`);
@@ -204,7 +226,14 @@ export class SchemaRegistry {
 
   private write(name: string): void {
     const revisions = this.schemas.get(name)!;
-    this.writer.putSchema(name, revisions.map(({ revisionId, type, definition, revisionCreateTime }) => ({ revisionId, type, definition, revisionCreateTime })));
+    this.writer.putSchema(
+      name,
+      revisions.map(({ revisionId, type, definition, compiledProtoSchema, revisionCreateTime }) =>
+        compiledProtoSchema
+          ? { revisionId, type, definition, compiledProtoSchema: storedCompiled(compiledProtoSchema), revisionCreateTime }
+          : { revisionId, type, definition, revisionCreateTime },
+      ),
+    );
   }
 
   private revisions(name: string): SchemaRevision[] {
@@ -215,12 +244,15 @@ export class SchemaRegistry {
   }
 
   private revision(name: string, input: SchemaInput): SchemaRevision {
-    const compiled = compileSchema(input.type, input.definition);
+    const compiled = compileSchema(input.type, input.definition, input.compiledProtoSchema);
     const existing = this.schemas.get(name) ?? [];
+    const c = input.compiledProtoSchema;
     return {
       name,
       type: input.type as SchemaType,
-      definition: input.definition!,
+      definition: input.definition ?? "",
+      // A copy: the request's bytes may be a view into a buffer the transport reuses.
+      compiledProtoSchema: hasCompiledProto(c) ? { rootMessage: c.rootMessage!, compiledBytes: new Uint8Array(c.compiledBytes!) } : undefined,
       revisionId: this.newRevisionId(existing),
       revisionCreateTime: this.clock.now(),
       seq: ++this.seq,

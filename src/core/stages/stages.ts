@@ -30,6 +30,11 @@ export type DeliveryResult = StoredMessage | "filtered" | "failed";
 export interface DeliveryStage {
   readonly name: string;
   apply(msg: StoredMessage): DeliveryResult;
+  /**
+   * Present on a stage that must wait (a model call): the subscription sets the message aside,
+   * awaits this instead of apply, and delivers it once it settles (subscription.ts prepare).
+   */
+  prepare?(msg: StoredMessage): Promise<DeliveryResult>;
 }
 
 /** A stage's registration: its name (its place in the order) and whether a resource has it. */
@@ -87,7 +92,7 @@ export function runPublishStages(stages: readonly PublishStage[], batch: Publish
 }
 
 function inOrder(stages: readonly DeliveryStage[]): DeliveryStage {
-  return {
+  const composed: DeliveryStage = {
     name: stages.map((s) => s.name).join("+"),
     apply(msg) {
       let m: StoredMessage = msg;
@@ -99,4 +104,15 @@ function inOrder(stages: readonly DeliveryStage[]): DeliveryStage {
       return m;
     },
   };
+  if (!stages.some((s) => s.prepare)) return composed;
+  composed.prepare = async (msg) => {
+    let m: StoredMessage = msg;
+    for (const s of stages) {
+      const r = s.prepare ? await s.prepare(m) : s.apply(m);
+      if (typeof r === "string") return r;
+      m = r;
+    }
+    return m;
+  };
+  return composed;
 }

@@ -11,28 +11,39 @@ import { parseProject } from "../rules/names.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
 import type { Subscription } from "../subscription/subscription.ts";
 import type { Topic } from "../topic/topic.ts";
-import type { TransformEngine } from "./transform-engine.ts";
-import { compileTransforms, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
+import type { AiInferenceCaller, CompressionCodec, TransformEngine } from "./transform-engine.ts";
+import { compileTransforms, hasAiInference, hasJavaScriptUdf, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export class TransformBindings {
   engine: TransformEngine | null = null;
   /** Each topic's enabled transforms; absent for a topic without any. */
   private topicChains = new Map<string, TransformChain>();
+  /** The topics whose chain calls a model: their Publish runs asynchronously (broker.publishAsync). */
+  readonly asyncTopics = new Set<string>();
 
   constructor(
     readonly load: (() => Promise<TransformEngine>) | null,
     private now: () => number,
+    /** The Compression transform's codec; without it compression steps pass messages on. */
+    readonly compression: CompressionCodec | null = null,
+    /** Calls the models of ai_inference transforms; without it they pass messages on. */
+    readonly inference: AiInferenceCaller | null = null,
   ) {}
+
+  /** Whether a resource's transforms call a model (so its chain runs asynchronously). */
+  callsModel(list: readonly unknown[] | undefined): boolean {
+    return this.inference !== null && hasAiInference(list);
+  }
 
   /** Compiles a create's or an update's transforms (INVALID_ARGUMENT on a bad one). */
   compile(list: readonly unknown[] | undefined, field?: string): TransformChain | null {
-    return compileTransforms(list, this.engine, field);
+    return compileTransforms(list, this, field);
   }
 
   /** A stored resource's transforms compiled again; one this engine refuses runs none (never fails a restart). */
   restored(list: readonly unknown[] | undefined): TransformChain | null {
     try {
-      return compileTransforms(list, this.engine);
+      return compileTransforms(list, this);
     } catch {
       return null;
     }
@@ -47,6 +58,8 @@ export class TransformBindings {
     if (old !== chain) old?.dispose();
     if (chain) this.topicChains.set(name, chain);
     else this.topicChains.delete(name);
+    if (chain?.async) this.asyncTopics.add(name);
+    else this.asyncTopics.delete(name);
   }
 
   setSubscription(sub: Subscription, chain: TransformChain | null): void {
@@ -63,11 +76,11 @@ export class TransformBindings {
     removed: (s) => this.setSubscription(s, null),
   };
 
-  /** Whether a resource has transforms the engine (not loaded yet) should run. */
+  /** Whether a resource has JavaScript UDFs the engine (not loaded yet) should run. */
   needsEngine(topics: Iterable<Topic>, subs: Iterable<Subscription>): boolean {
     if (this.engine || !this.load) return false;
-    for (const t of topics) if (t.config.messageTransforms?.length) return true;
-    for (const s of subs) if (s.config.messageTransforms?.length) return true;
+    for (const t of topics) if (hasJavaScriptUdf(t.config.messageTransforms)) return true;
+    for (const s of subs) if (hasJavaScriptUdf(s.config.messageTransforms)) return true;
     return false;
   }
 
@@ -90,7 +103,7 @@ export class TransformBindings {
     message: MessageInput,
     source: { transforms?: unknown[]; topic?: string; subscription?: string },
     find: { topic(name: string): unknown; subscription(name: string): Subscription },
-  ): ChainResult[] {
+  ): ChainResult[] | Promise<ChainResult[]> {
     parseProject(project);
     if (!this.engine) throw new PubSubError("UNIMPLEMENTED", "This emulator was started without a JavaScript engine for message transforms.");
     const meta = () => udfMetadata(undefined, this.now(), message.orderingKey);
@@ -98,11 +111,15 @@ export class TransformBindings {
     if (source.topic) chain = (find.topic(source.topic), this.topicChains.get(source.topic) ?? null);
     else if (source.subscription) chain = find.subscription(source.subscription).transform;
     else if (source.transforms?.length) {
-      const adHoc = compileTransforms(source.transforms, this.engine);
+      const adHoc = compileTransforms(source.transforms, this);
+      let traced: ChainResult[] | Promise<ChainResult[]> = [];
       try {
-        return adHoc ? adHoc.trace(message.data, message.attributes, meta()) : [];
+        traced = adHoc ? adHoc.trace(message.data, message.attributes, meta()) : [];
+        return traced;
       } finally {
-        adHoc?.dispose();
+        // A trace waiting for a model keeps its UDFs until it is done.
+        if (traced instanceof Promise) void traced.finally(() => adHoc?.dispose());
+        else adHoc?.dispose();
       }
     } else throw invalid("One of message_transforms, topic or subscription must be set.");
     return chain ? chain.trace(message.data, message.attributes, meta()) : [];
@@ -112,6 +129,6 @@ export class TransformBindings {
   validate(project: string, transform: unknown): void {
     parseProject(project);
     if (!transform) throw invalid("message_transform is required.");
-    compileTransforms([transform], this.engine, "message_transform")?.dispose();
+    compileTransforms([transform], this, "message_transform")?.dispose();
   }
 }

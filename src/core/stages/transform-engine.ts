@@ -32,3 +32,28 @@ export interface TransformEngine {
   /** Compiles `code` and finds `functionName` in it; a string is the compile error. */
   compile(functionName: string, code: string): CompiledUdf | string;
 }
+
+export type CompressionAlgorithm = "ZLIB" | "ZSTD";
+
+/**
+ * The Compression transform's algorithms; the server gives node:zlib's (the core imports no node:
+ * module). `decompress` never returns more than `maxBytes`: a string says why it failed.
+ */
+export interface CompressionCodec {
+  compress(algorithm: CompressionAlgorithm, data: Uint8Array): Uint8Array;
+  decompress(algorithm: CompressionAlgorithm, data: Uint8Array, maxBytes: number): Uint8Array | string;
+}
+
+/** An ai_inference transform as configured: its Vertex AI endpoint name and unstructured_inference.parameters (a Struct). */
+export interface AiInferenceSpec {
+  readonly endpoint: string;
+  readonly parameters: unknown;
+}
+
+/**
+ * Calls the model an ai_inference transform names (the server gives an HTTP caller: the core
+ * does no I/O). The outcome is the message the step hands on, or why it failed; it never rejects.
+ */
+export interface AiInferenceCaller {
+  infer(spec: AiInferenceSpec, message: UdfMessage): Promise<UdfOutcome>;
+}

@@ -8,7 +8,8 @@ import { echo } from "../bounded.ts";
 import { PubSubError, invalid } from "../errors.ts";
 import { checkMessage } from "../rules/limits.ts";
 import type { MessageInput, StoredMessage } from "../message.ts";
-import type { CompiledUdf, TransformEngine, UdfMessage, UdfMetadata } from "./transform-engine.ts";
+import type { AiInferenceCaller, CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome, CompressionCodec } from "./transform-engine.ts";
+import { checkCompression, compressionStep, type CompressionProto } from "./compression.ts";
 
 export const TRANSFORM_LIMITS = {
   maxEnabled: 5,
@@ -19,7 +20,8 @@ export const TRANSFORM_LIMITS = {
 
 interface TransformProto {
   javascriptUdf?: { functionName?: string; code?: string } | null;
-  aiInference?: unknown;
+  aiInference?: { endpoint?: string; unstructuredInference?: { parameters?: unknown } | null } | null;
+  compression?: CompressionProto | null;
   enabled?: boolean;
   disabled?: boolean;
 }
@@ -31,11 +33,23 @@ const RESERVED = new Set(
     "implements interface package private protected public await arguments eval undefined").split(" "),
 );
 
-/** One step: a compiled UDF, or an ai_inference transform (passed through: no Vertex AI here). */
+/** What compiles a chain: the UDF engine, the compression codec and the model caller, each null until the server gives it. */
+export interface TransformRuntime {
+  readonly engine: TransformEngine | null;
+  readonly compression: CompressionCodec | null;
+  readonly inference: AiInferenceCaller | null;
+}
+
+/**
+ * One step: a compiled UDF, a compression, or an ai_inference transform (`later`: a model call,
+ * only on the asynchronous path, applyAsync). A step whose runtime is missing (udf and later
+ * null) passes the message on.
+ */
 export interface TransformStep {
   readonly name: string;
-  readonly kind: "javascript_udf" | "ai_inference";
+  readonly kind: "javascript_udf" | "ai_inference" | "compression";
   readonly udf: CompiledUdf | null;
+  readonly later?: ((message: UdfMessage) => Promise<UdfOutcome>) | null;
   failures: number;
 }
 
@@ -52,51 +66,77 @@ export class TransformChain {
   transformed = 0;
   filtered = 0;
   failed = 0;
+  /** Whether a step calls a model: such a chain runs on the asynchronous path (applyAsync). */
+  readonly async: boolean;
 
-  constructor(readonly steps: readonly TransformStep[]) {}
+  constructor(readonly steps: readonly TransformStep[]) {
+    this.async = steps.some((s) => !!s.later);
+  }
 
-  /** Runs the enabled steps in order; a filter or a failure stops the chain. */
+  /** Runs the enabled synchronous steps in order (a model call passes the message on); a filter or a failure stops the chain. */
   apply(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult {
     let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
     for (const step of this.steps) {
       if (!step.udf) continue;
       const out = step.udf.run(message, meta);
-      if (!out.ok) {
-        step.failures++;
-        this.failed++;
-        return { kind: "failed", step: step.name, error: out.error };
-      }
-      if (out.message === null) {
-        this.filtered++;
-        return { kind: "filtered" };
-      }
+      if (!out.ok || out.message === null) return this.stopped(step, out);
       message = out.message;
     }
     this.transformed++;
     return { kind: "message", data: message.data, attributes: message.attributes };
   }
 
+  /** apply with the model calls, each awaited at its place in the order. */
+  async applyAsync(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): Promise<ChainResult> {
+    let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
+    for (const step of this.steps) {
+      const out = step.udf ? step.udf.run(message, meta) : step.later ? await step.later(message) : null;
+      if (!out) continue;
+      if (!out.ok || out.message === null) return this.stopped(step, out);
+      message = out.message;
+    }
+    this.transformed++;
+    return { kind: "message", data: message.data, attributes: message.attributes };
+  }
+
+  /** A step that failed or filtered: counted, and the chain's result. */
+  private stopped(step: TransformStep, out: UdfOutcome): ChainResult {
+    if (!out.ok) {
+      step.failures++;
+      this.failed++;
+      return { kind: "failed", step: step.name, error: out.error };
+    }
+    this.filtered++;
+    return { kind: "filtered" };
+  }
+
   /**
    * One result per enabled step, as TestMessageTransforms answers: the message after each step,
-   * stopping after a filter or a failure. Counts nothing (a test is not traffic).
+   * stopping after a filter or a failure. Counts nothing (a test is not traffic). A promise when
+   * a model call is reached (the steps before it ran at once).
    */
-  trace(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult[] {
+  trace(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): ChainResult[] | Promise<ChainResult[]> {
     let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
     const out: ChainResult[] = [];
-    for (const step of this.steps) {
-      const r = step.udf ? step.udf.run(message, meta) : { ok: true as const, message };
-      if (!r.ok) {
-        out.push({ kind: "failed", step: step.name, error: r.error });
-        break;
+    const record = (step: TransformStep, r: UdfOutcome): boolean => {
+      if (!r.ok) out.push({ kind: "failed", step: step.name, error: r.error });
+      else if (r.message === null) out.push({ kind: "filtered" });
+      else {
+        message = r.message;
+        out.push({ kind: "message", data: message.data, attributes: message.attributes });
+        return true;
       }
-      if (r.message === null) {
-        out.push({ kind: "filtered" });
-        break;
+      return false;
+    };
+    const from = (first: number): ChainResult[] | Promise<ChainResult[]> => {
+      for (let i = first; i < this.steps.length; i++) {
+        const step = this.steps[i];
+        if (!step.udf && step.later) return step.later(message).then((r) => (record(step, r) ? from(i + 1) : out));
+        if (!record(step, step.udf ? step.udf.run(message, meta) : { ok: true, message })) break;
       }
-      message = r.message;
-      out.push({ kind: "message", data: message.data, attributes: message.attributes });
-    }
-    return out;
+      return out;
+    };
+    return from(0);
   }
 
   /** Frees the compiled UDFs (the engine's heap is bounded): called when the chain is replaced or its resource goes. */
@@ -115,11 +155,20 @@ export class TransformChain {
   }
 }
 
+/** Whether a message_transforms list has a JavaScript UDF (only those need the engine loaded). */
+export const hasJavaScriptUdf = (list: unknown): boolean =>
+  Array.isArray(list) && list.some((t) => !!(t as TransformProto | null)?.javascriptUdf);
+
+/** Whether a message_transforms list has an enabled ai_inference transform (its chain runs asynchronously when a caller is given). */
+export const hasAiInference = (list: unknown): boolean =>
+  Array.isArray(list) && list.some((t) => !!(t as TransformProto | null)?.aiInference && !(t as TransformProto).disabled);
+
 /**
  * Validates a resource's message_transforms and, with an engine, compiles the enabled ones
  * (null when none is enabled, so a resource without transforms costs one null check).
  */
-export function compileTransforms(list: readonly unknown[] | undefined, engine: TransformEngine | null, field = "message_transforms"): TransformChain | null {
+export function compileTransforms(list: readonly unknown[] | undefined, runtime: TransformRuntime, field = "message_transforms"): TransformChain | null {
+  const { engine, compression, inference } = runtime;
   if (!list || list.length === 0) return null;
   const names = new Set<string>();
   const steps: TransformStep[] = [];
@@ -134,14 +183,23 @@ export function compileTransforms(list: readonly unknown[] | undefined, engine: 
     const t = (raw ?? {}) as TransformProto;
     const at = field.endsWith("s") ? `${field}[${i}]` : field;
     const udf = t.javascriptUdf;
-    if (udf && t.aiInference) throw invalid(`${at}: only one of javascript_udf and ai_inference may be set.`);
-    if (!udf && !t.aiInference) throw invalid(`${at}: a message transform must set javascript_udf or ai_inference.`);
+    const set = [udf, t.aiInference, t.compression].filter((x) => !!x).length;
+    if (set > 1) throw invalid(`${at}: only one of javascript_udf, ai_inference and compression may be set.`);
+    if (set === 0) throw invalid(`${at}: a message transform must set javascript_udf, ai_inference or compression.`);
     const on = !t.disabled;
     if (on) enabled++;
+    if (t.compression) {
+      const c = checkCompression(t.compression, at);
+      if (on) steps.push({ name: `compression[${i}]`, kind: "compression", udf: compression ? compressionStep(compression, c) : null, failures: 0 });
+      return;
+    }
     if (!udf) {
-      const endpoint = (t.aiInference as { endpoint?: string }).endpoint ?? "";
+      const ai = t.aiInference!;
+      const endpoint = ai.endpoint ?? "";
       if (endpoint === "") throw invalid(`${at}.ai_inference.endpoint is required.`);
-      if (on) steps.push({ name: `ai_inference[${i}]`, kind: "ai_inference", udf: null, failures: 0 });
+      const spec = { endpoint, parameters: ai.unstructuredInference?.parameters ?? null };
+      const later = inference ? (m: UdfMessage) => inference.infer(spec, m) : null;
+      if (on) steps.push({ name: `ai_inference[${i}]`, kind: "ai_inference", udf: null, later, failures: 0 });
       return;
     }
     const name = udf.functionName ?? "";
@@ -203,13 +261,29 @@ export function udfMetadata(messageId: string | undefined, publishTime: number, 
  * checked against the message limits, named by its index in the request), and the indexes
  * filtered out.
  */
-export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): { kept: MessageInput[]; sizes: number[]; filtered: number[] } {
+export function transformAtPublish(chain: TransformChain, messages: readonly MessageInput[], now: number): TransformedBatch {
+  return collect(messages, (m) => chain.apply(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey)));
+}
+
+/** transformAtPublish for a chain with model calls: the messages' chains run concurrently, the results keep the request's order. */
+export async function transformAtPublishAsync(chain: TransformChain, messages: readonly MessageInput[], now: number): Promise<TransformedBatch> {
+  const results = await Promise.all(messages.map((m) => chain.applyAsync(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey))));
+  return collect(messages, (_, i) => results[i]);
+}
+
+export interface TransformedBatch {
+  kept: MessageInput[];
+  sizes: number[];
+  filtered: number[];
+}
+
+function collect(messages: readonly MessageInput[], result: (m: MessageInput, i: number) => ChainResult): TransformedBatch {
   const kept: MessageInput[] = [];
   const sizes: number[] = [];
   const filtered: number[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    const r = chain.apply(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey));
+    const r = result(m, i);
     if (r.kind === "failed") {
       throw invalid(`Message transform "${r.step}" failed on messages[${i}]: ${r.error}`);
     }
@@ -247,14 +321,28 @@ export function transformPublishStage(chain: () => TransformChain | undefined | 
   };
 }
 
-/** The "transforms" delivery stage: the subscription's chain, run on a message's first delivery. */
-export function transformDeliveryStage(chain: () => TransformChain | null): DeliveryStage {
-  return {
+/**
+ * The "transforms" delivery stage: the subscription's chain, run on a message's first delivery.
+ * With model calls (`async`) it also has `prepare`, which the subscription awaits before the
+ * message may be leased.
+ */
+export function transformDeliveryStage(chain: () => TransformChain | null, async = false): DeliveryStage {
+  const stage: DeliveryStage = {
     name: "transforms",
     apply(m) {
       const c = chain();
       if (!c) return m;
       const r = c.apply(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
+      return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
+    },
+  };
+  if (!async) return stage;
+  return {
+    ...stage,
+    async prepare(m) {
+      const c = chain();
+      if (!c) return m;
+      const r = await c.applyAsync(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
       return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
     },
   };

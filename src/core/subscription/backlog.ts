@@ -17,6 +17,12 @@ export interface Entry extends EntryState {
   readonly msg: StoredMessage;
   /** What the subscription's transforms made of msg (null: not run yet, or none configured); every delivery shows it. */
   shown: StoredMessage | null;
+  /**
+   * Non-zero while an asynchronous delivery stage runs on it (the token of that run): the entry
+   * is set aside, counted as waiting but in no queue (a keyed one stays first in its key's
+   * leased list, holding the key back).
+   */
+  preparing: number;
   /** Deliveries so far. */
   attempts: number;
   acked: boolean;
@@ -35,7 +41,7 @@ export interface Entry extends EntryState {
 }
 
 export function newEntry(msg: StoredMessage, attempts = 0, acked = false): Entry {
-  return { msg, shown: null, attempts, acked, gone: false, lease: null, avoid: null, avoidUntil: 0, keyQueue: null, prev: null, next: null };
+  return { msg, shown: null, preparing: 0, attempts, acked, gone: false, lease: null, avoid: null, avoidUntil: 0, keyQueue: null, prev: null, next: null };
 }
 
 export interface Lease extends HeapEntry {
@@ -109,6 +115,7 @@ export class Backlog {
     if (kq) {
       const i = kq.pending.indexOf(entry);
       if (i >= 0) kq.pending.splice(i, 1);
+      else if (entry.preparing) this.settled(entry);
       if (kq.pending.length === 0 && kq.leased.length === 0) this.keys.delete(kq.key);
     } else if (this.fresh.peek() === entry) this.fresh.shift();
     else if (this.redeliver.peek() === entry) this.redeliver.shift();
@@ -122,6 +129,16 @@ export class Backlog {
     kq.leased.splice(kq.leased.indexOf(entry), 1);
     kq.pending.unshift(entry);
     this.markReady(kq);
+  }
+
+  /** An entry just taken waits outside the queues while a delivery stage prepares it (still counted as waiting). */
+  setAside(_entry: Entry): void {
+    this.waiting++;
+  }
+
+  /** A set-aside entry is taken again, to be settled like one just taken (then untake() or returnEntry()). */
+  retake(_entry: Entry): void {
+    this.waiting--;
   }
 
   /** A delivered entry was acked (or dead-lettered); its key may be free again. */

@@ -118,6 +118,8 @@ export class Holdings {
     for (const e of this.held.clear()) {
       have.add(e.msg.seq);
       e.keyQueue = null;
+      // Back in the queues: a preparation still running for it is disregarded when it ends.
+      e.preparing = 0;
       const acked = !isUnacked(e.msg);
       if (acked && !keep) {
         e.gone = true;

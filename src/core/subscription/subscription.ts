@@ -17,7 +17,7 @@ import type { Delivery, StoredMessage } from "../message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "../resources.ts";
 import type { EntryState, Store } from "../store/store.ts";
 import type { Topic } from "../topic/topic.ts";
-import type { DeliveryStage } from "../stages/stages.ts";
+import type { DeliveryResult, DeliveryStage } from "../stages/stages.ts";
 import type { TransformChain } from "../stages/transforms.ts";
 import type { CausalWake } from "../topic/causal-wake.ts";
 
@@ -27,6 +27,9 @@ export interface SubscriptionHooks {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/** Messages one subscription prepares at once with an asynchronous stage; more wait in the backlog. */
+export const MAX_PREPARING = 64;
 
 /** What the operator surface reads of a subscription: never the live object. */
 export interface SubscriptionView {
@@ -68,6 +71,9 @@ export class Subscription {
   readonly createdSeq: number;
   /** Hides just-published messages from streams and push until their Publish was answered. */
   causal: CausalWake | null = null;
+  /** Preparations (asynchronous delivery stages) running, and the last token given to one. */
+  private preparations = 0;
+  private lastToken = 0;
 
   constructor(
     public config: SubscriptionResource,
@@ -348,7 +354,21 @@ export class Subscription {
         this.backlog.untake(e);
         break;
       }
-      if (this.stage !== null && e.shown === null && !this.runStage(this.stage, e, now)) continue;
+      if (this.stage !== null && e.shown === null) {
+        if (this.stage.prepare) {
+          if (this.preparations >= MAX_PREPARING) {
+            this.backlog.untake(e);
+            break;
+          }
+          // Set aside, it holds its key back until prepared, so it must be the key's only one out:
+          // one behind a message of this batch waits for that one to settle.
+          if (run !== null) this.backlog.untake(e);
+          else this.setAside(this.stage, e);
+          run = null;
+          continue;
+        }
+        if (!this.runStage(this.stage, e, now)) continue;
+      }
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > (maxBytes ??= c.maxBatchBytes())) {
         this.backlog.untake(e);
@@ -389,6 +409,41 @@ export class Subscription {
       e.shown = r;
       return true;
     }
+    this.notDelivered(e, r, now);
+    return false;
+  }
+
+  /**
+   * A message taken for its first delivery waits outside the queues while the stage prepares it
+   * (a model call); when that settles it is delivered, or filtered or failed as runStage would.
+   * A seek puts set-aside entries back in the queues and clears their token: the answer that
+   * comes later is disregarded, and the entry is prepared again when it is taken again.
+   */
+  private setAside(stage: DeliveryStage, e: Entry): void {
+    this.backlog.setAside(e);
+    const token = (e.preparing = ++this.lastToken);
+    this.preparations++;
+    stage.prepare!(e.msg).then(
+      (r) => this.prepared(e, token, r),
+      () => this.prepared(e, token, "failed"),
+    );
+  }
+
+  private prepared(e: Entry, token: number, r: DeliveryResult): void {
+    this.preparations--;
+    if (!e.gone && e.preparing === token) {
+      e.preparing = 0;
+      this.backlog.retake(e);
+      if (typeof r !== "string") {
+        e.shown = r;
+        this.backlog.untake(e);
+      } else this.notDelivered(e, r, this.clock.now());
+    }
+    this.dispatch();
+  }
+
+  /** A message the delivery stages filtered (settled as acknowledged) or failed (an attempt). */
+  private notDelivered(e: Entry, r: "filtered" | "failed", now: number): void {
     if (r === "filtered") {
       this.backlog.settled(e);
       if (this.config.retainAckedMessages) {
@@ -398,15 +453,14 @@ export class Subscription {
         this.holdings.unhold(e);
         this.store.removeEntries(this.name, [e]);
       }
-      return false;
+      return;
     }
     e.attempts++;
-    if (this.config.deadLetterPolicy && this.deadLetter(e)) return false;
+    if (this.config.deadLetterPolicy && this.deadLetter(e)) return;
     const notBefore = now + Math.max(this.backoff(e.attempts), this.config.ackDeadlineSeconds * SECOND);
     const later = this.backlog.returnEntry(e, notBefore, now, this.config.enableExactlyOnceDelivery);
     for (const x of later) if (x.lease) this.leases.end(x.lease);
     this.delay(e, notBefore);
-    return false;
   }
 
   private leaseDue(lease: Lease, now: number): void {

@@ -8,6 +8,7 @@
  */
 import { DEFAULT_WINDOW, FRAME_HEADER, Flag, H2Error, MAX_WINDOW, MAX_FRAME_SIZE, MIN_FRAME_SIZE, PREFACE_LENGTH, SETTINGS_ACK, Setting, Type, frameHeader, settingsFrame, wordsFrame, writeHeader } from "./frame.ts";
 import { CompressionError, HeaderBomb, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
+import { FieldCheck } from "./fields.ts";
 import { H2Stream, type StreamOwner } from "./stream.ts";
 import { reportInternal } from "../../runtime/internal-errors.ts";
 
@@ -18,8 +19,6 @@ export interface Wire {
   /** Writes what the socket takes now, keeping nothing: the bytes taken (0 while earlier bytes wait). */
   tryWrite?(b: Buffer): number;
   end(): void;
-  /** Like end(), but what the client still sends is read and dropped until destroy(): closing with it unread would reset the connection, and the client could lose our GOAWAY. */
-  linger?(): void;
   destroy(): void;
   readonly destroyed: boolean;
 }
@@ -68,6 +67,8 @@ const FLOOD_WINDOW_MS = 1000;
  */
 const MAX_UNSENT = 64 * 1024 * 1024;
 const STALL_MS = 10_000;
+/** Streams closed lately, remembered to tell a client's error on one (STREAM_CLOSED) from frames it had in flight (ignored). */
+const CLOSED_KEPT = 128;
 
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
@@ -85,12 +86,16 @@ export class H2Connection implements StreamOwner {
   private readonly streams = new Map<number, H2Stream>();
   private readonly sendQueue = new Set<H2Stream>();
   private readonly decoder: HeaderDecoder;
+  private readonly check = new FieldCheck();
+  /** The last CLOSED_KEPT streams closed: +id after the client's END_STREAM or RST_STREAM, -id reset by us (0: none). */
+  private readonly closedIds = new Int32Array(CLOSED_KEPT);
+  private closedAt = 0;
   private prefaceLeft = PREFACE_LENGTH;
   /** Bytes of an incomplete frame carried to the next chunk. */
   private carry: Buffer[] = [];
   private carryBytes = 0;
   /** A header block being continued: its stream, flags and parts. */
-  private block: { stream: number; endStream: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
+  private block: { stream: number; endStream: boolean; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
   private lastStreamId = 0;
   private sendWindow = DEFAULT_WINDOW;
   private recvWindow: number;
@@ -241,18 +246,15 @@ export class H2Connection implements StreamOwner {
         return this.addToBlock(p, flags);
       case Type.PRIORITY:
         if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PRIORITY on stream 0.");
-        if (p.length !== 5) return this.resetId(id, H2Error.FRAME_SIZE_ERROR);
+        if (p.length !== 5) return this.resetStream(id, H2Error.FRAME_SIZE_ERROR);
+        // Priority is not acted on, but a stream that depends on itself is still an error (RFC 7540 §5.3.1).
+        if ((p.readUInt32BE(0) & 0x7fffffff) === id) return this.resetStream(id, H2Error.PROTOCOL_ERROR);
         return this.flooding();
       case Type.RST_STREAM:
         if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
         if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
         if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
-        {
-          const open = this.streams.get(id);
-          if (!open) return this.flooding();
-          open.destroy();
-          return this.resetting();
-        }
+        return this.peerReset(id);
       case Type.SETTINGS:
         return this.settings(flags, id, p);
       case Type.PUSH_PROMISE:
@@ -295,18 +297,23 @@ export class H2Connection implements StreamOwner {
     const s = this.streams.get(id);
     if (!s || s.remoteClosed) {
       if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "DATA on an idle stream.");
-      // A stream already closed (reset by either side, or ended by the client): the bytes still
-      // count for the connection's window; a stream the client ended itself is told so.
+      // A stream the client ended or reset is told STREAM_CLOSED (RFC 9113 §5.1), once; DATA on
+      // one we reset may have been in flight and is dropped. The bytes still count for the window.
       if (s) this.reset(s, H2Error.STREAM_CLOSED);
+      else if (this.forgetClosed(id)) this.resetId(id, H2Error.STREAM_CLOSED);
       return;
     }
     if (p.length > s.recvWindow) return this.reset(s, H2Error.FLOW_CONTROL_ERROR);
     s.recvWindow -= p.length;
     s.recvUnacked += p.length;
     const body = this.unpad(flags, p);
+    if (s.contentLength >= 0) {
+      s.received += body.length;
+      if (s.received > s.contentLength) return this.reset(s, H2Error.PROTOCOL_ERROR);
+    }
     if (body.length) s.emit("data", body);
     else if (!(flags & Flag.END_STREAM)) this.flooding();
-    if (flags & Flag.END_STREAM && !s.closed) s.endRemote();
+    if (flags & Flag.END_STREAM && !s.closed) this.endRemote(s);
     else if (!s.closed && s.recvUnacked >= this.o.window / 2) {
       this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, id, [s.recvUnacked]));
       s.recvWindow += s.recvUnacked;
@@ -325,11 +332,13 @@ export class H2Connection implements StreamOwner {
   private headers(flags: number, id: number, p: Buffer): void {
     if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on stream 0.");
     let body = this.unpad(flags, p);
+    let selfDependent = false;
     if (flags & Flag.PRIORITY) {
       if (body.length < 5) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "HEADERS too short for its priority.");
+      selfDependent = (body.readUInt32BE(0) & 0x7fffffff) === id;
       body = body.subarray(5);
     }
-    this.block = { stream: id, endStream: (flags & Flag.END_STREAM) !== 0, parts: [], bytes: 0, frames: 0 };
+    this.block = { stream: id, endStream: (flags & Flag.END_STREAM) !== 0, selfDependent, parts: [], bytes: 0, frames: 0 };
     this.addToBlock(body, flags);
   }
 
@@ -341,29 +350,70 @@ export class H2Connection implements StreamOwner {
     b.parts.push(p);
     if (!(flags & Flag.END_HEADERS)) return;
     this.block = null;
-    const headers = this.decoder.decode(b.parts.length === 1 ? b.parts[0]! : Buffer.concat(b.parts, b.bytes));
-    this.headerBlock(b.stream, b.endStream, headers);
+    this.check.start(this.streams.has(b.stream));
+    const headers = this.decoder.decode(b.parts.length === 1 ? b.parts[0]! : Buffer.concat(b.parts, b.bytes), this.check);
+    // RFC 9113 §5.4.1 lets a stream error end the connection: here later blocks could name the field by index.
+    if (this.check.poisoned) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A field with forbidden characters was added to the HPACK table.");
+    const malformed = this.check.end() !== null || b.selfDependent;
+    this.headerBlock(b.stream, b.endStream, headers, malformed);
   }
 
-  private headerBlock(id: number, endStream: boolean, headers: Headers | null): void {
+  /** A decoded header block; `malformed` (RFC 9113 §8.1.1) makes it a stream error, never a call. */
+  private headerBlock(id: number, endStream: boolean, headers: Headers | null, malformed: boolean): void {
     const existing = this.streams.get(id);
     if (existing) {
-      // Trailers from the client: they must end the stream.
-      if (!endStream || existing.remoteClosed) return this.reset(existing, H2Error.PROTOCOL_ERROR);
-      return existing.endRemote();
+      // Trailers from the client: they must end the stream, and the client must not have ended it already.
+      if (existing.remoteClosed) return this.reset(existing, H2Error.STREAM_CLOSED);
+      if (!endStream || malformed) return this.reset(existing, H2Error.PROTOCOL_ERROR);
+      return this.endRemote(existing);
     }
-    if (id <= this.lastStreamId || id % 2 === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on a closed or server-initiated stream id.");
+    if (id % 2 === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on a server-initiated stream id.");
+    if (id <= this.lastStreamId) {
+      // Trailers the client sent before our RST_STREAM reached it are ignored (RFC 9113 §5.1).
+      if (this.closedIds.includes(-id)) return;
+      if (this.closedIds.includes(id)) throw new ConnectionError(H2Error.STREAM_CLOSED, "HEADERS on a stream the client ended.");
+      throw new ConnectionError(H2Error.PROTOCOL_ERROR, "HEADERS on a closed stream id.");
+    }
     this.lastStreamId = id;
     if (this.goingAway) return this.resetId(id, H2Error.REFUSED_STREAM);
     if (this.streams.size >= this.o.maxConcurrentStreams) {
       this.resetId(id, H2Error.REFUSED_STREAM);
       return this.resetting();
     }
+    const length = this.check.contentLength;
+    if (malformed || (endStream && length > 0)) return this.resetId(id, H2Error.PROTOCOL_ERROR);
     const s = new H2Stream(id, this, this.peerInitialWindow, this.o.window);
+    s.contentLength = length;
     this.streams.set(id, s);
     if (headers) this.o.onStream(s, headers);
     else this.o.onOversized(s);
     if (endStream && !s.closed) s.endRemote();
+  }
+
+  /** The client's END_STREAM: a request shorter than its content-length is malformed. */
+  private endRemote(s: H2Stream): void {
+    if (s.contentLength >= 0 && s.received !== s.contentLength) return this.reset(s, H2Error.PROTOCOL_ERROR);
+    s.endRemote();
+  }
+
+  /** The client's RST_STREAM: the stream closes, and the client may send nothing more on it. */
+  private peerReset(id: number): void {
+    const s = this.streams.get(id);
+    if (!s) return this.flooding();
+    s.remoteClosed = true;
+    s.destroy();
+    this.resetting();
+  }
+
+  /** Whether the client ended or reset stream `id` lately; it is then forgotten, so one error answers it. */
+  private forgetClosed(id: number): boolean {
+    const at = this.closedIds.indexOf(id);
+    if (at >= 0) this.closedIds[at] = 0;
+    return at >= 0;
+  }
+
+  private rememberClosed(signedId: number): void {
+    this.closedIds[this.closedAt++ % CLOSED_KEPT] = signedId;
   }
 
   private settings(flags: number, id: number, p: Buffer): void {
@@ -624,19 +674,35 @@ export class H2Connection implements StreamOwner {
     }
   }
 
+  /** The end of a response sent without trailers: an empty DATA frame with END_STREAM. */
+  endData(s: H2Stream): void {
+    this.queue(frameHeader(0, Type.DATA, Flag.END_STREAM, s.id));
+  }
+
   reset(s: H2Stream, code: number): void {
     if (s.closed) return;
     this.control(wordsFrame(Type.RST_STREAM, 0, s.id, [code]));
+    s.resetSent = true;
     s.destroy();
   }
 
   private resetId(id: number, code: number): void {
     this.control(wordsFrame(Type.RST_STREAM, 0, id, [code]));
+    this.rememberClosed(-id);
+  }
+
+  /** A stream error on a stream open or not. */
+  private resetStream(id: number, code: number): void {
+    const s = this.streams.get(id);
+    if (s) this.reset(s, code);
+    else this.resetId(id, code);
   }
 
   closed(s: H2Stream): void {
     this.streams.delete(s.id);
     this.sendQueue.delete(s);
+    if (s.resetSent) this.rememberClosed(-s.id);
+    else if (s.remoteClosed) this.rememberClosed(s.id);
     if (this.goingAway && this.streams.size === 0) this.end();
   }
 
@@ -662,8 +728,7 @@ export class H2Connection implements StreamOwner {
     this.queue(wordsFrame(Type.GOAWAY, 0, 0, [this.lastStreamId, code], Buffer.from(message.slice(0, 200), "latin1")));
     this.flush();
     this.dead = true;
-    if (this.socket.linger) this.socket.linger();
-    else this.socket.end();
+    this.socket.end();
     setTimeout(() => this.socket.destroy(), 1000).unref?.();
     this.gone();
   }

@@ -6,6 +6,7 @@
  */
 import type hpackModule from "hpack.js";
 import { dict } from "../../core/safe-keys.ts";
+import type { FieldCheck } from "./fields.ts";
 
 export class CompressionError extends Error {}
 /** A block that decodes to far more than the header list limit (an HPACK bomb): not worth decoding on. */
@@ -63,11 +64,12 @@ export class HeaderDecoder {
   /**
    * The fields of one complete header block, in a prototype-free map (a repeated field keeps its
    * last value); null when their size passes the list limit (the block is still decoded, so the
-   * table stays in step). Throws CompressionError for a block that does not decode: the
-   * connection's table is then lost, so the caller ends the connection; HeaderBomb past
-   * BOMB_FACTOR times the limit.
+   * table stays in step). Each field also goes through `check` (RFC 9113's rules, fields.ts):
+   * its characters when it is a literal, its place and meaning always.
+   * Throws CompressionError for a block that does not decode: the connection's table is then
+   * lost, so the caller ends the connection; HeaderBomb past BOMB_FACTOR times the limit.
    */
-  decode(block: Buffer): Headers | null {
+  decode(block: Buffer, check: FieldCheck): Headers | null {
     const d = lib().decoder.create() as Decoder;
     const table = this.table;
     const out = dict<string>();
@@ -106,9 +108,12 @@ export class HeaderDecoder {
           }
           const raw = d.decodeStr();
           value = text(raw);
+          // Characters are checked where strings enter; an indexed field was checked as it entered the table.
+          check.literal(index === 0 ? name : null, value, incremental === 1);
           if (incremental) table.add(name, value, nameSize, raw.length);
         }
         fields++;
+        check.field(name, value);
         size += name.length + value.length + 32;
         if (size <= this.maxListSize) out[name] = value;
         else if (size > BOMB_FACTOR * this.maxListSize) throw new HeaderBomb(`A header block decodes to more than ${BOMB_FACTOR * this.maxListSize} bytes.`);

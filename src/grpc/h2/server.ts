@@ -26,7 +26,7 @@ export interface RawServer extends GrpcTransport {
 }
 
 export function rawServer(table: RpcTable, o: LeanOptions = {}): RawServer {
-  const handle = streamHandler(table, new PartialBytes(o.partialBytes ?? Infinity));
+  const handle = streamHandler(table, new PartialBytes(o.partialBytes ?? Infinity), o.health);
   const window = o.receiveWindow ?? RECEIVE_WINDOW;
   const connections = new Set<H2Connection>();
   const connection = () => {

@@ -1,9 +1,9 @@
 /**
  * One HTTP/2 stream of the raw server, with the part of node:http2's ServerHttp2Stream that the
  * lean gRPC layer (lean/call.ts) uses: respond, write (false past the high-water mark, then
- * 'drain'), end with 'wantTrailers' and sendTrailers (a call that sent headers always ends with
- * trailers; one that did not answers trailers-only with respond's endStream), and the 'data',
- * 'end' and 'close' events.
+ * 'drain'), end with 'wantTrailers' and sendTrailers when respond was given waitForTrailers (a
+ * gRPC call), else end with an empty DATA frame (a plain HTTP answer); trailers-only answers with
+ * respond's endStream; and the 'data', 'end' and 'close' events.
  * Bytes written wait in the stream until the flow-control windows let the connection send them.
  */
 import { EventEmitter } from "node:events";
@@ -11,6 +11,8 @@ import { EventEmitter } from "node:events";
 /** What a stream needs of its connection. */
 export interface StreamOwner {
   sendHeaders(stream: H2Stream, headers: Record<string, string | number>, endStream: boolean): void;
+  /** Ends a response that has no trailers. */
+  endData(stream: H2Stream): void;
   /** The stream has bytes to send: queue it for the next pump. */
   wake(stream: H2Stream): void;
   closed(stream: H2Stream): void;
@@ -33,6 +35,12 @@ export class H2Stream extends EventEmitter {
   recvUnacked = 0;
   recvWindow: number;
   private headersSent = false;
+  private waitForTrailers = false;
+  /** The request's content-length (-1: none) and the DATA bytes received, compared as they come. */
+  contentLength = -1;
+  received = 0;
+  /** Closed by our RST_STREAM: frames the client had in flight are not its fault. */
+  resetSent = false;
   /** end() was called: once pending is sent, 'wantTrailers' asks for the trailers that end it. */
   ending = false;
   private needDrain = false;
@@ -55,10 +63,11 @@ export class H2Stream extends EventEmitter {
     return this.closed;
   }
 
-  respond(headers: Record<string, string | number>, o?: { endStream?: boolean }): void {
+  respond(headers: Record<string, string | number>, o?: { endStream?: boolean; waitForTrailers?: boolean }): void {
     if (this.closed || this.localClosed) throw new Error("The stream is closed");
     if (this.headersSent) throw new Error("Response headers were already sent");
     this.headersSent = true;
+    this.waitForTrailers = o?.waitForTrailers === true;
     const end = o?.endStream === true;
     this.owner.sendHeaders(this, headers, end);
     if (end) this.closeLocal();
@@ -103,7 +112,10 @@ export class H2Stream extends EventEmitter {
       this.needDrain = false;
       this.emit("drain");
     }
-    if (this.ending && this.pendingBytes === 0 && !this.localClosed && !this.closed) this.emit("wantTrailers");
+    if (!this.ending || this.pendingBytes > 0 || this.localClosed || this.closed) return;
+    if (this.waitForTrailers) return void this.emit("wantTrailers");
+    this.owner.endData(this);
+    this.closeLocal();
   }
 
   private closeLocal(): void {

@@ -17,10 +17,24 @@ export function netWire(socket: net.Socket, c: H2Connection): Wire {
 /** The part of a Bun socket used here: write answers how many bytes the kernel took. */
 export interface NativeSocket {
   write(b: Uint8Array): number;
-  end(): void;
-  /** FIN, still reading. */
+  /** Sends our FIN and keeps reading. */
   shutdown(): void;
+  end(): void;
   terminate(): void;
+}
+
+/**
+ * How long a socket we close still reads (and drops) what the client had in flight. Closed at
+ * once, its kernel would answer those bytes with a TCP reset, and a reset makes the client's
+ * kernel discard what it had not yet read: our GOAWAY, or the last answer. The socket closes
+ * sooner once the client's FIN arrives.
+ */
+const LINGER_MS = 1000;
+
+/** Our side of a Bun socket ends: FIN now, the socket closed after the client's FIN or LINGER_MS. */
+export function closeGently(native: NativeSocket): void {
+  native.shutdown();
+  setTimeout(() => native.end(), LINGER_MS).unref?.();
 }
 
 /**
@@ -65,7 +79,6 @@ export class Outbox {
 export class BunWire implements Wire {
   private readonly rest = new Outbox();
   private ending = false;
-  private halfClose = false;
   destroyed = false;
 
   constructor(
@@ -98,15 +111,9 @@ export class BunWire implements Wire {
     if (this.rest.empty) this.finish();
   }
 
-  linger(): void {
-    this.halfClose = true;
-    this.end();
-  }
-
   private finish(): void {
     this.destroyed = true;
-    if (this.halfClose) this.native.shutdown();
-    else this.native.end();
+    closeGently(this.native);
   }
 
   destroy(): void {

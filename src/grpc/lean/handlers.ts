@@ -1,7 +1,8 @@
 /**
- * The lean server's two call shapes over the RPC table: unary (one request, one response, as
+ * The lean server's call shapes: over the RPC table, unary (one request, one response, as
  * grpc-js's handleUnary checks) and StreamingPull (requests fed to a core StreamSession, its
- * deliveries written with backpressure, late acks still applied).
+ * deliveries written with backpressure, late acks still applied); and the standard services'
+ * methods (../std/), whatever their shape.
  */
 import type { DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
 import type { PubSubError } from "../../core/errors.ts";
@@ -10,6 +11,7 @@ import type { CallContext, ProtoObject, RpcTable, StreamHandle, UnaryRpc } from 
 import { withFrame } from "../framed.ts";
 import { checkDecoded } from "../malformed.ts";
 import { Code, statusOf, type GrpcStatus } from "../status.ts";
+import { whenLoaded, type StdMethod } from "../std/contract.ts";
 import type { Call } from "./call.ts";
 
 const OK: GrpcStatus = { code: Code.OK, details: "" };
@@ -107,4 +109,14 @@ export function serveStreamingPull(call: Call, codec: Codec, table: RpcTable): v
     },
     true,
   );
+}
+
+/** A standard service's call: its messages wait (in order) for the method's first load. */
+export function serveStd(call: Call, method: StdMethod): void {
+  const handler = whenLoaded(method, {
+    send: (bytes) => void (call.ended || call.send(withFrame(bytes))),
+    end: (status) => call.finish(status),
+  });
+  call.onCancel(() => handler.cancel());
+  call.read((b) => b, (b) => handler.message(b as Buffer), () => handler.halfClose());
 }

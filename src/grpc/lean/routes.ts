@@ -2,18 +2,22 @@
  * What the lean gRPC layer does with each HTTP/2 stream, whatever serves the HTTP/2 (Bun's
  * node:http2 in server.ts, our own in ../h2/): routes it by :path to the codecs of methods.ts and
  * the RPC table, and answers what grpc-js answers: 405 for a method that is not POST, 415 for a
- * content type that is not gRPC, UNIMPLEMENTED for an unknown method, trailers-only errors.
+ * content type that is not gRPC, UNIMPLEMENTED for an unknown method, trailers-only errors. The
+ * probes `GET /` and `GET /health` are answered as on HTTP/1.1, with their bodies.
  */
 import type * as http2 from "node:http2";
 import { boundMessage } from "../../core/bounded.ts";
 import type { RpcTable, UnaryRpc } from "../../rpc/table.ts";
 import { MAX_MESSAGE, servedDefinition, servedServices } from "../methods.ts";
 import { Code } from "../status.ts";
+import { probe } from "../../http/probes.ts";
 import { Call, trailersOnly } from "./call.ts";
 import type { PartialBytes } from "./framing.ts";
-import { serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
+import { serveStd, serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
+import { HealthState, stdMethods } from "../std/index.ts";
+import { STD_MAX_REQUEST, type StdMethod } from "../std/contract.ts";
 
-type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined };
+type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined } | { std: StdMethod };
 
 /**
  * The HTTP/2 receive window, per stream (SETTINGS_INITIAL_WINDOW_SIZE) and per connection, in
@@ -32,10 +36,13 @@ export interface LeanOptions {
   receiveWindow?: number;
   /** Most bytes of partly received messages all calls may hold together (framing.ts PartialBytes). */
   partialBytes?: number;
+  /** The serving state grpc.health.v1.Health reports (the emulator drains it on shutdown). */
+  health?: HealthState;
 }
 
-function routes(table: RpcTable): Map<string, Route> {
+function routes(table: RpcTable, health: HealthState): Map<string, Route> {
   const out = new Map<string, Route>();
+  for (const std of stdMethods(health)) out.set(std.path, { std });
   for (const service of servedServices()) {
     for (const [name, m] of Object.entries(servedDefinition(service))) {
       const codec: Codec = { path: m.path, decode: m.requestDeserialize, encode: m.responseSerialize, max: MAX_MESSAGE };
@@ -47,15 +54,17 @@ function routes(table: RpcTable): Map<string, Route> {
 }
 
 /** Routes each HTTP/2 stream to its call (shared with the raw server, h2/server.ts). */
-export function streamHandler(table: RpcTable, partial: PartialBytes): (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void {
-  const byPath = routes(table);
+export function streamHandler(table: RpcTable, partial: PartialBytes, health = new HealthState()): (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void {
+  const byPath = routes(table, health);
   return (stream, headers) => {
     stream.on("error", () => {});
-    if (headers[":method"] !== "POST") return void respond(stream, 405);
+    const method = headers[":method"];
+    if (method !== "POST") return void (method === "GET" || method === "HEAD" ? answerProbe(stream, headers[":path"], method) : respond(stream, 405));
     const type = headers["content-type"];
     if (typeof type !== "string" || !type.startsWith("application/grpc")) return void respond(stream, 415);
     const path = headers[":path"] ?? "";
     const route = byPath.get(path);
+    if (route && "std" in route) return serveStd(new Call(stream, headers, STD_MAX_REQUEST, partial), route.std);
     if (!route || (!route.stream && !route.fn)) {
       return trailersOnly(stream, { code: Code.UNIMPLEMENTED, details: boundMessage(`The server does not implement the method ${path}`) });
     }
@@ -69,6 +78,23 @@ export function streamHandler(table: RpcTable, partial: PartialBytes): (stream: 
 function respond(stream: http2.ServerHttp2Stream, status: number): void {
   try {
     stream.respond({ ":status": status }, { endStream: true });
+  } catch {
+    // Reset meanwhile.
+  }
+}
+
+function answerProbe(stream: http2.ServerHttp2Stream, path: string | undefined, method: string): void {
+  const p = probe(path);
+  if (!p) return respond(stream, 405);
+  const headers: http2.OutgoingHttpHeaders = { ":status": 200, "content-length": p.body.length };
+  if (p.type) {
+    headers["content-type"] = p.type;
+    headers["cache-control"] = "no-store";
+  }
+  try {
+    if (method === "HEAD") return void stream.respond(headers, { endStream: true });
+    stream.respond(headers);
+    stream.end(Buffer.from(p.body, "latin1"));
   } catch {
     // Reset meanwhile.
   }

@@ -25,7 +25,7 @@ export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTranspo
     session.on("close", () => sessions.delete(session));
     session.on("error", () => {});
   });
-  server.on("stream", streamHandler(table, partial));
+  server.on("stream", streamHandler(table, partial, o.health));
   return {
     accept: (socket) => server.emit("connection", socket),
     drain: (graceMs) => drainConnections(sessions, (s) => s.close(), (s) => s.destroy(), graceMs),

@@ -2,7 +2,9 @@
  * Fault injection: faults an operator adds over HTTP, matched against each RPC by method and
  * resource. An error fault fails the next N matching calls with a status (and RetryInfo when
  * asked), a delay fault holds matching responses back, a dropAcks fault silently drops a fraction
- * of acknowledgements (the messages are redelivered after their deadline), and endStreams ends the
+ * of acknowledgements (the messages are redelivered after their deadline), a transientAcks fault
+ * answers a unary Acknowledge or ModifyAckDeadline with the exactly-once TRANSIENT_* failure the
+ * clients retry (those ack ids not applied), and endStreams ends the
  * open StreamingPull streams of a scope with a status. with-faults.ts applies them to the RPC table.
  */
 import { PubSubError, type ErrorCode, type ErrorDetail } from "../../core/errors.ts";
@@ -10,7 +12,8 @@ import { PubSubError, type ErrorCode, type ErrorDetail } from "../../core/errors
 export type FaultAction =
   | { kind: "error"; code: ErrorCode; message: string; retryDelayMs?: number }
   | { kind: "delay"; delayMs: number }
-  | { kind: "dropAcks"; fraction: number };
+  | { kind: "dropAcks"; fraction: number }
+  | { kind: "transientAcks"; reason: string };
 
 export interface Fault {
   readonly id: string;

@@ -4,9 +4,11 @@
  */
 import type { StreamRequest, StreamSink } from "../../core/delivery/stream-session.ts";
 import type { CallContext, ProtoObject, RpcTable, StreamHandle, UnaryRpc } from "../contract.ts";
+import { ackIdFailureEntries, ackIdFailures, idsWithinBudget } from "../../core/delivery/exactly-once.ts";
 import { FaultRegistry, faultError, type OpenStream } from "./faults.ts";
 
 const ACK = "Subscriber.Acknowledge";
+const MODACK = "Subscriber.ModifyAckDeadline";
 const STREAM = "Subscriber.StreamingPull";
 
 export function withFaults(table: RpcTable, faults: FaultRegistry): RpcTable {
@@ -22,12 +24,36 @@ function faulty(faults: FaultRegistry, method: string, fn: UnaryRpc, req: ProtoO
   const error = faults.take("error", method, resources);
   if (error) throw faultError(error.action);
   if (method === ACK && Array.isArray(req.ackIds)) req = { ...req, ackIds: faults.filterAcks(method, req.subscription, req.ackIds) };
+  if ((method === ACK || method === MODACK) && Array.isArray(req.ackIds) && req.ackIds.length) {
+    const transient = faults.take("transientAcks", method, resources);
+    if (transient) return transientAcks(fn, req, ctx, transient.action.reason);
+  }
   const delay = faults.take("delay", method, resources);
   if (!delay) return fn(req, ctx);
   // The call takes effect now and its answer comes late, as when the network is slow: a client
   // that gives up first and retries sees the effect twice (a duplicate publish, say).
   const result = Promise.resolve().then(() => fn(req, ctx));
   return result.then((r) => new Promise((resolve) => setTimeout(() => resolve(r), delay.action.delayMs)));
+}
+
+/**
+ * The ack ids that fit in the status's metadata fail with `reason` and are not applied (the client
+ * retries them); the rest of the call is applied, and its own invalid ids are listed beside them.
+ */
+async function transientAcks(fn: UnaryRpc, req: ProtoObject, ctx: CallContext, reason: string): Promise<never> {
+  const failing = idsWithinBudget(req.ackIds, reason);
+  const entries: (readonly [string, string])[] = failing.map((id) => [id, reason] as const);
+  const rest = req.ackIds.slice(failing.length);
+  if (rest.length) {
+    try {
+      await fn({ ...req, ackIds: rest }, ctx);
+    } catch (e) {
+      const permanent = ackIdFailureEntries(e);
+      if (!permanent) throw e;
+      entries.push(...permanent);
+    }
+  }
+  throw ackIdFailures(entries);
 }
 
 function openStream(table: RpcTable, faults: FaultRegistry, first: StreamRequest, sink: StreamSink): StreamHandle {

@@ -8,6 +8,7 @@
 import { closeSync, openSync, readFileSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
+import { fileName } from "../../runtime/file-names.ts";
 import { parseTable } from "../../core/kinds/bigquery/config.ts";
 import { parseTableSchema, type BqTable } from "../../core/kinds/bigquery/table-schema.ts";
 
@@ -24,7 +25,8 @@ export class DirTables {
   paths(tableName: string): { schema: string; rows: string } | null {
     const ref = parseTable(tableName);
     if (!ref || !this.dir) return null;
-    const base = join(this.dir, ref.project, ref.dataset, ref.table);
+    // A domain-scoped project (`example.com:proj`) is `example.com%3Aproj` on Windows (runtime/file-names.ts).
+    const base = join(this.dir, fileName(ref.project), ref.dataset, fileName(ref.table));
     return { schema: `${base}.schema.json`, rows: `${base}.jsonl` };
   }
 

@@ -1,6 +1,7 @@
 /**
- * A minimal Bigtable data client: MutateRows over grpc-js, from the vendored
- * google/bigtable/v2 protos (protos/bigtable-descriptor.json), plaintext to an emulator host.
+ * A minimal Bigtable client: MutateRows and ReadRows (data API), GetTable (table admin API) over
+ * grpc-js, from the vendored google/bigtable protos (protos/bigtable-descriptor.json), plaintext
+ * to an emulator host.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as loader from "@grpc/proto-loader";
@@ -30,23 +31,45 @@ type BigtableStub = grpc.Client & {
   mutateRows(req: unknown, opts: grpc.CallOptions): grpc.ClientReadableStream<{ entries?: { index: string | number; status?: { code?: number; message?: string } }[] }>;
 };
 
-let ctor: (new (address: string, creds: grpc.ChannelCredentials) => BigtableStub) | null = null;
+type AdminStub = grpc.Client & {
+  getTable(req: unknown, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, table?: { columnFamilies?: Record<string, unknown>; rowKeySchema?: { fields?: unknown[] } }) => void): void;
+};
 
-function stubClass() {
-  if (!ctor) {
+type Ctor<T> = new (address: string, creds: grpc.ChannelCredentials) => T;
+let ctors: { data: Ctor<BigtableStub>; admin: Ctor<AdminStub> } | null = null;
+
+function stubClasses() {
+  if (!ctors) {
     const def = loader.fromJSON(descriptor as object, { keepCase: false, longs: String, enums: String, defaults: false });
-    const pkg = grpc.loadPackageDefinition(def) as unknown as { google: { bigtable: { v2: { Bigtable: typeof ctor } } } };
-    ctor = pkg.google.bigtable.v2.Bigtable;
+    const pkg = grpc.loadPackageDefinition(def) as unknown as {
+      google: { bigtable: { v2: { Bigtable: Ctor<BigtableStub> }; admin: { v2: { BigtableTableAdmin: Ctor<AdminStub> } } } };
+    };
+    ctors = { data: pkg.google.bigtable.v2.Bigtable, admin: pkg.google.bigtable.admin.v2.BigtableTableAdmin };
   }
-  return ctor!;
+  return ctors;
 }
+
+/** What GetTable (SCHEMA_VIEW) tells of a table, or the gRPC code that refused it. */
+export type TableSchema = { ok: true; families: ReadonlySet<string>; structuredRowKey: boolean } | { ok: false; code: number; message: string };
 
 export class BigtableClient {
   private stub: BigtableStub;
+  private admin: AdminStub;
 
   constructor(readonly host: string) {
-    const Stub = stubClass();
-    this.stub = new Stub(host, grpc.credentials.createInsecure());
+    const { data, admin } = stubClasses();
+    this.stub = new data(host, grpc.credentials.createInsecure());
+    this.admin = new admin(host, grpc.credentials.createInsecure());
+  }
+
+  /** The table's column families and whether it has a structured row key (GetTable, SCHEMA_VIEW). */
+  tableSchema(tableName: string, timeoutMs = 10_000): Promise<TableSchema> {
+    return new Promise((resolve) => {
+      this.admin.getTable({ name: tableName, view: "SCHEMA_VIEW" }, { deadline: Date.now() + timeoutMs }, (err, table) => {
+        if (err) return resolve({ ok: false, code: err.code ?? 2, message: err.details ?? "" });
+        resolve({ ok: true, families: new Set(Object.keys(table?.columnFamilies ?? {})), structuredRowKey: !!table?.rowKeySchema?.fields?.length });
+      });
+    });
   }
 
   mutateRows(tableName: string, appProfileId: string, rows: readonly RowMutation[], timeoutMs = 30_000): Promise<MutateResult> {
@@ -81,5 +104,6 @@ export class BigtableClient {
 
   close(): void {
     this.stub.close();
+    this.admin.close();
   }
 }

@@ -9,6 +9,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, statSync, watch } from "node
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ObjectBody } from "./encode.ts";
+import { fileName } from "../../runtime/file-names.ts";
 
 export interface StorageObjectInfo {
   name: string;
@@ -37,12 +38,21 @@ const stateOfError = (e: unknown): string => {
 
 /**
  * An object name as a relative path inside its bucket folder: `/` separates folders; a segment a
- * file system cannot hold as itself (empty, `.`, `..`, or holding `%` or NUL) is percent-encoded.
+ * file system cannot hold as itself (empty, `.`, `..`, or holding `%` or NUL) is percent-encoded,
+ * and on Windows also one holding a character Windows forbids (the `:` of an RFC 3339 time, `\`,
+ * `*`, `?`…: runtime/file-names.ts), so a Windows user sees `2023-09-25T04%3A10%3A00+00%3A00_…`.
  */
-export function objectPath(name: string): string {
+export function objectPath(name: string, platform: NodeJS.Platform = process.platform): string {
   return name
     .split("/")
-    .map((seg) => (seg === "" || seg === "." || seg === ".." || /[%\0]/.test(seg) ? encodeURIComponent(seg).replace(/\./g, "%2E") || "%00" : seg))
+    .map((seg) => {
+      if (seg === "" || seg === "." || seg === ".." || /[%\0]/.test(seg)) {
+        const encoded = encodeURIComponent(seg).replace(/\./g, "%2E") || "%00";
+        // encodeURIComponent leaves `*`, which Windows forbids.
+        return platform === "win32" ? encoded.replace(/\*/g, "%2A") : encoded;
+      }
+      return fileName(seg, platform);
+    })
     .join("/");
 }
 
@@ -115,7 +125,8 @@ export class DirTarget implements StorageTarget {
     let w: ReturnType<typeof watch> | null = null;
     try {
       w = watch(this.dir, { recursive: true }, (_event, file) => {
-        const bucket = String(file ?? "").split("/")[0];
+        // A bucket's name holds neither separator, so `\\` (Windows) splits as well as `/`.
+        const bucket = String(file ?? "").split(/[\\/]/)[0];
         if (!bucket || bucket === TMP_DIR || pending.has(bucket)) return;
         pending.set(bucket, setTimeout(() => (pending.delete(bucket), onBucket(bucket)), 50));
       });
@@ -130,7 +141,12 @@ export class DirTarget implements StorageTarget {
   }
 }
 
-const decodePath = (rel: string) => rel.split("/").map((seg) => (seg.includes("%") ? safeDecode(seg) : seg)).join("/");
+/** An object's name from its path under the bucket folder (Windows lists it with `\\`). */
+export const decodePath = (rel: string, platform: NodeJS.Platform = process.platform) =>
+  rel
+    .split(platform === "win32" ? /[\\/]/ : "/")
+    .map((seg) => (seg.includes("%") ? safeDecode(seg) : seg))
+    .join("/");
 const safeDecode = (s: string) => {
   try {
     return s === "%00" ? "" : decodeURIComponent(s);

@@ -28,17 +28,19 @@ func TestPubSubModuleRunsTheImage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
+	// The lines docs/testcontainers.md shows (tests/docs/testcontainers.test.ts checks it does).
+	// docs:go {
 	ctr, err := tcpubsub.Run(ctx, image, tcpubsub.WithProjectID("tc-project"))
 	testcontainers.CleanupContainer(t, ctr)
 	if err != nil {
 		t.Fatalf("tcpubsub.Run: %v", err)
 	}
-
 	client, err := pubsub.NewClient(ctx, ctr.ProjectID(),
 		option.WithEndpoint(ctr.URI()),
 		option.WithoutAuthentication(),
 		option.WithGRPCDialOption(grpc.WithTransportCredentials(insecure.NewCredentials())),
 	)
+	// docs:go }
 	if err != nil {
 		t.Fatalf("pubsub.NewClient: %v", err)
 	}

@@ -4,6 +4,7 @@
  * columns with write_metadata. A string result names why the message cannot be written.
  */
 import { dict } from "../../safe-keys.ts";
+import { metadataAttributes } from "../metadata-attributes.ts";
 import type { StoredMessage } from "../../message.ts";
 import { columnKey, type BqField, type BqTable } from "./table-schema.ts";
 import type { SrcField, TopicRows } from "./topic-fields.ts";
@@ -44,7 +45,7 @@ export function buildRow(msg: StoredMessage, ctx: RowContext): Row | string {
     put("subscription_name", ctx.subscription);
     put("message_id", msg.id);
     put("publish_time", V.timestampFromMillis(msg.publishTime));
-    const attrs = Object.assign(dict(), msg.attributes);
+    const attrs = metadataAttributes(msg);
     put("attributes", ctx.table.byName.get("attributes")?.type === "JSON" ? attrs : JSON.stringify(attrs));
   }
   if (ctx.mode === "topic") {

@@ -127,3 +127,33 @@ export function inputFormatOf(c: CloudStorageSourceView): InputFormat {
   if (c.pubsubAvroFormat) return "pubsub_avro";
   return "text";
 }
+
+/** The streaming sources the emulator reads (src/ingest/stream-imports.ts), by their settings key. */
+export type StreamSourceKind = "confluentCloud" | "awsMsk" | "awsKinesis";
+
+export interface StreamSourceView {
+  kind: StreamSourceKind;
+  /** The source's settings as stored (its output-only state included). */
+  settings: Record<string, unknown> & { state?: string };
+}
+
+const STREAM_KINDS: readonly StreamSourceKind[] = ["confluentCloud", "awsMsk", "awsKinesis"];
+
+export function streamSourceOf(settings: unknown): StreamSourceView | null {
+  if (!settings || typeof settings !== "object") return null;
+  for (const kind of STREAM_KINDS) {
+    const c = (settings as Record<string, unknown>)[kind];
+    if (c && typeof c === "object") return { kind, settings: c as StreamSourceView["settings"] };
+  }
+  return null;
+}
+
+const SEVERITIES = ["DEBUG", "INFO", "WARNING", "ERROR"] as const;
+
+/** platform_logs_settings.severity, or null when ingestion failures are not to be logged. */
+export function platformLogSeverity(settings: unknown): "DEBUG" | "INFO" | "WARNING" | "ERROR" | null {
+  const raw = (settings as { platformLogsSettings?: { severity?: unknown } } | undefined)?.platformLogsSettings?.severity;
+  // The enum as its name (JSON, proto-loader) or its number (DEBUG = 2 … ERROR = 5).
+  const s = typeof raw === "number" ? SEVERITIES[raw - 2] : raw;
+  return SEVERITIES.find((v) => v === s) ?? null;
+}

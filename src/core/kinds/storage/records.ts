@@ -8,6 +8,7 @@
 import type { StoredMessage } from "../../message.ts";
 import type { SubscriptionResource } from "../../resources.ts";
 import { storageConfigOf } from "./config.ts";
+import { metadataAttributes } from "../metadata-attributes.ts";
 
 export const AVRO_SCHEMA = {
   type: "record",
@@ -38,8 +39,7 @@ export function outputFormat(config: SubscriptionResource): OutputFormat {
 }
 
 export function metadataRecord(subscription: string, m: StoredMessage): Record<string, unknown> {
-  const attributes: Record<string, string> = Object.assign(Object.create(null), m.attributes);
-  if (m.orderingKey) attributes.ordering_key = m.orderingKey;
+  const attributes = metadataAttributes(m);
   return {
     subscription_name: subscription,
     message_id: m.id,

@@ -41,14 +41,19 @@ class PubSubModuleTest {
   void theModuleRunsTheImage() throws Exception {
     String imageName = System.getenv("IMAGE");
     assertNotNull(imageName, "IMAGE is not set: .ci/image sets it to the image it built");
+    // The lines docs/testcontainers.md shows (tests/docs/testcontainers.test.ts checks it does).
+    // docs:java {
     DockerImageName image = DockerImageName.parse(imageName)
         .asCompatibleSubstituteFor("gcr.io/google.com/cloudsdktool/google-cloud-cli");
     try (PubSubEmulatorContainer emulator = new PubSubEmulatorContainer(image)) {
       emulator.start();
       ManagedChannel channel = ManagedChannelBuilder.forTarget(emulator.getEmulatorEndpoint()).usePlaintext().build();
+      // docs:java }
       try {
+        // docs:java-clients {
         TransportChannelProvider channels = FixedTransportChannelProvider.create(GrpcTransportChannel.create(channel));
         NoCredentialsProvider noCredentials = NoCredentialsProvider.create();
+        // docs:java-clients }
         String topic = "projects/tc-project/topics/greetings";
         String sub = "projects/tc-project/subscriptions/greetings-sub";
         try (TopicAdminClient topics = TopicAdminClient.create(TopicAdminSettings.newBuilder()
@@ -58,8 +63,10 @@ class PubSubModuleTest {
           topics.createTopic(topic);
           subs.createSubscription(sub, topic, PushConfig.getDefaultInstance(), 10);
         }
+        // docs:java-publisher {
         Publisher publisher = Publisher.newBuilder(topic)
             .setChannelProvider(channels).setCredentialsProvider(noCredentials).build();
+        // docs:java-publisher }
         String id;
         try {
           id = publisher.publish(PubsubMessage.newBuilder()
