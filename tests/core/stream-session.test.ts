@@ -204,6 +204,32 @@ describe("stream flow control", () => {
     });
   }
 
+  test.each([
+    ["a transport with no room", 2, () => 0],
+    ["a transport with 600 KiB of room", 6, () => 600 * 1024],
+    ["a transport with a wide window", 10, () => 2 ** 31],
+    ["a transport that does not say", 10, undefined],
+  ] as [string, number, (() => number) | undefined][])("a response to %s holds %i messages of 100 kB (its room, within 256 KiB–1 MiB)", (_what, perResponse, room) => {
+    const f = setup();
+    const { topic, sub } = topicAndSub(f.broker);
+    publishTexts(f.broker, topic, Array.from({ length: 30 }, () => "x".repeat(100_000)));
+    const sink = new FakeSink();
+    sink.room = room;
+    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    expect(sink.sends[0]!.length).toBe(perResponse);
+    expect(sink.deliveries.length).toBe(30);
+  });
+
+  test("a message larger than the response bytes goes alone", () => {
+    const f = setup();
+    const { topic, sub } = topicAndSub(f.broker);
+    publishTexts(f.broker, topic, ["y".repeat(2_000_000), "z"]);
+    const sink = new FakeSink();
+    sink.room = () => 0;
+    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    expect(sink.sends.map((s) => s.length)).toEqual([1, 1]);
+  });
+
   test("backpressure: send returning false pauses delivery until drained()", () => {
     const { broker, topic, sink, session } = open();
     sink.writable = false;

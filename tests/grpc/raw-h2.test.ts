@@ -108,12 +108,18 @@ describe("raw HTTP/2: what a client is owed", () => {
     // 4M pings' answers (68 MB) would have to be held for a client that does not read them.
     const burst = Buffer.concat(Array.from({ length: 10_000 }, () => ping));
     let sent = 0;
+    let poke: ReturnType<typeof setInterval> | undefined;
     const pump = () => {
       while (sent < 400 && socket.write(burst)) sent++;
-      if (sent < 400 && !socket.destroyed) socket.once("drain", pump);
+      if (socket.destroyed) return;
+      if (sent < 400) socket.once("drain", pump);
+      // All written (the server, cut off early by its control-frame budget, read and dropped the
+      // rest): a paused socket notices the server's reset only when it writes again.
+      else poke = setInterval(() => socket.write(ping), 100);
     };
     pump();
     expect(await closed).toBe(true);
+    clearInterval(poke);
     socket.destroy();
   }, 30_000);
 });

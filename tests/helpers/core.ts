@@ -117,6 +117,8 @@ export class FakeSink implements StreamSink {
   confirmations: DeliveryBatch[] = [];
   failure: PubSubError | null = null;
   writable = true;
+  /** What the transport says it can send now (StreamSink.room); absent: it does not say. */
+  room?: () => number;
 
   send(batch: DeliveryBatch): boolean {
     if (batch.ackConfirmation || batch.modackConfirmation) this.confirmations.push(batch);

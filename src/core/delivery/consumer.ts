@@ -1,6 +1,18 @@
 /** A receiver of deliveries on a subscription: one StreamingPull stream or one waiting Pull. */
 import type { Delivery } from "../message.ts";
 import type { PubSubError } from "../errors.ts";
+import { LIMITS } from "../rules/limits.ts";
+
+const publishLimit = () => LIMITS.publishRequestBytes;
+
+/**
+ * Bytes of one StreamingPull response (one larger message still goes alone): what the transport
+ * can send at once (StreamSink.room), within these bounds. A stream whose client stops reading
+ * keeps its last response until it ends, long after those leases expired and the messages went
+ * to other streams; with the publish limit as the only bound that was up to 10 MB a stream (an
+ * official client opens five).
+ */
+export const STREAM_BATCH_BYTES = { min: 256 * 1024, max: 1024 * 1024 };
 
 export interface ConsumerOptions {
   /** Lease length given to its deliveries. */
@@ -10,6 +22,8 @@ export interface ConsumerOptions {
   maxOutstandingBytes?: number;
   /** Most messages in one delivery. */
   maxBatch: number;
+  /** Most bytes of messages in one delivery (a first message may pass it), asked before each; default the publish request limit. */
+  maxBatchBytes?: () => number;
   /** A unary Pull takes one delivery and leaves. */
   oneShot?: boolean;
   /** A StreamingPull stream: its untouched leases are tracked, to be shortened when it ends. */
@@ -28,6 +42,7 @@ export class Consumer {
   maxOutstandingMessages: number;
   maxOutstandingBytes: number;
   readonly maxBatch: number;
+  readonly maxBatchBytes: () => number;
   readonly oneShot: boolean;
   readonly stream: boolean;
   readonly deliver: (batch: Delivery[]) => void;
@@ -44,6 +59,7 @@ export class Consumer {
     this.maxOutstandingMessages = o.maxOutstandingMessages || 0;
     this.maxOutstandingBytes = o.maxOutstandingBytes || 0;
     this.maxBatch = o.maxBatch;
+    this.maxBatchBytes = o.maxBatchBytes ?? publishLimit;
     this.oneShot = !!o.oneShot;
     this.stream = !!o.stream;
     this.deliver = o.deliver;

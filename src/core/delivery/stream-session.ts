@@ -6,7 +6,7 @@
  * may still come, on the closing stream or by unary calls).
  */
 import type { Broker } from "../broker.ts";
-import type { Consumer } from "./consumer.ts";
+import { STREAM_BATCH_BYTES, type Consumer } from "./consumer.ts";
 import { PubSubError, invalid } from "../errors.ts";
 import { checkAckDeadline, checkModifyDeadline } from "../rules/limits.ts";
 import { deliveryBatch, type Confirmation, type DeliveryBatch } from "./delivery-batch.ts";
@@ -38,6 +38,8 @@ export interface StreamSink {
   send(batch: DeliveryBatch): boolean;
   /** Ends the call with an error status. */
   fail(error: PubSubError): void;
+  /** Bytes it can send now without holding them (its flow-control windows, then its buffer); absent: unknown. */
+  room?(): number;
 }
 
 export class StreamSession {
@@ -59,6 +61,7 @@ export class StreamSession {
       maxOutstandingBytes: Math.max(0, first.maxOutstandingBytes ?? 0),
       deliver: (batch) => this.deliver(batch),
       close: (error) => this.end(error),
+      maxBatchBytes: () => Math.min(STREAM_BATCH_BYTES.max, Math.max(STREAM_BATCH_BYTES.min, sink.room?.() ?? Infinity)),
     });
     this.sub = sub;
     this.consumer = consumer;

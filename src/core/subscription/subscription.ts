@@ -13,7 +13,6 @@ import { Holdings } from "./holdings.ts";
 import { Leases } from "./leases.ts";
 import { SetAside, cameBack } from "./reoffer.ts";
 import type { Delayed } from "./holdings.ts";
-import { LIMITS } from "../rules/limits.ts";
 import type { Delivery, StoredMessage } from "../message.ts";
 import { SECOND, SUBSCRIPTION_DEFAULTS, type SubscriptionResource } from "../resources.ts";
 import type { EntryState, Store } from "../store/store.ts";
@@ -335,8 +334,9 @@ export class Subscription {
     const batch: Delivery[] = [];
     let bytes = 0;
     // Flow control as the proto states it: stop once the bytes out reach the limit (so one
-    // message may take it over); one response also stays near the publish limit.
+    // message may take it over); one response also stays within its consumer's batch bytes.
     const maxOut = c.maxOutstandingBytes;
+    let maxBytes: number | undefined;
     const deadline = now + c.ackDeadlineSeconds * SECOND;
     let run: KeyQueue | null = null;
     const hiddenFrom = c.oneShot || !this.causal ? Infinity : this.causal.hiddenFrom;
@@ -370,7 +370,7 @@ export class Subscription {
         if (!this.runStage(this.stage, e, now)) continue;
       }
       const size = e.msg.size;
-      if (batch.length > 0 && bytes + size > LIMITS.publishRequestBytes) {
+      if (batch.length > 0 && bytes + size > (maxBytes ??= c.maxBatchBytes())) {
         this.backlog.untake(e);
         break;
       }

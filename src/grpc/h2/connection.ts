@@ -7,7 +7,7 @@
  * with RST_STREAM; nothing a client sends throws out of here.
  */
 import { DEFAULT_WINDOW, FRAME_HEADER, Flag, H2Error, MAX_WINDOW, MAX_FRAME_SIZE, MIN_FRAME_SIZE, PREFACE_LENGTH, SETTINGS_ACK, Setting, Type, frameHeader, settingsFrame, wordsFrame, writeHeader } from "./frame.ts";
-import { CompressionError, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
+import { CompressionError, HeaderBomb, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
 import { FieldCheck } from "./fields.ts";
 import { H2Stream, type StreamOwner } from "./stream.ts";
 import { reportInternal } from "../../runtime/internal-errors.ts";
@@ -32,12 +32,41 @@ export interface ConnectionOptions {
   onStream(stream: H2Stream, headers: Headers): void;
   /** A stream whose header list was too large, answered by the caller. */
   onOversized(stream: H2Stream): void;
+  /** How long a connection past MAX_UNSENT may send nothing before it is ended (default STALL_MS). */
+  stallMs?: number;
 }
 
 /** Our SETTINGS_MAX_FRAME_SIZE stays the default; a header block (HEADERS and CONTINUATIONs) may be up to this long. */
 const MAX_HEADER_BLOCK = 256 * 1024;
 /** Control frames (PING and SETTINGS answers) queued for a client that does not read: past this, it is cut off. */
 const MAX_CONTROL_BACKLOG = 1024 * 1024;
+/** HEADERS + CONTINUATIONs of one block: 16 full frames reach MAX_HEADER_BLOCK; empty ones (CVE-2024-27316) reach this. */
+const MAX_BLOCK_FRAMES = 64;
+/**
+ * Attack budgets (docs/http2-attacks.md), each counted per connection and checked against the
+ * clock only once spent, so the hot path pays an increment. Past one within its window the
+ * connection ends with GOAWAY ENHANCE_YOUR_CALM.
+ * Streams the client reset while open, or that we refused (rapid reset, CVE-2023-44487):
+ * this many times the concurrent-stream limit per RESET_WINDOW_MS.
+ */
+const RESETS_PER_LIMIT = 2;
+const RESET_WINDOW_MS = 10_000;
+/**
+ * Frames that ask for work without moving a request on (PING, SETTINGS, WINDOW_UPDATE, PRIORITY,
+ * empty DATA, unknown types): this many per FLOOD_WINDOW_MS, plus FLOOD_PER_DATA_FRAME per DATA
+ * frame we sent in it (each may earn a stream and a connection WINDOW_UPDATE, and a BDP ping
+ * from grpc-go, grpc-java and grpc-core clients).
+ */
+const FLOOD_FRAMES = 10_000;
+const FLOOD_PER_DATA_FRAME = 4;
+const FLOOD_WINDOW_MS = 1000;
+/**
+ * Bytes written to a connection's streams and not yet sent (slow read: many large responses to a
+ * client that reads nothing). Past this, with no DATA sent and no drain of the socket for
+ * stallMs, the connection ends.
+ */
+const MAX_UNSENT = 64 * 1024 * 1024;
+const STALL_MS = 10_000;
 /** Streams closed lately, remembered to tell a client's error on one (STREAM_CLOSED) from frames it had in flight (ignored). */
 const CLOSED_KEPT = 128;
 
@@ -66,7 +95,7 @@ export class H2Connection implements StreamOwner {
   private carry: Buffer[] = [];
   private carryBytes = 0;
   /** A header block being continued: its stream, flags and parts. */
-  private block: { stream: number; endStream: boolean; selfDependent: boolean; parts: Buffer[]; bytes: number } | null = null;
+  private block: { stream: number; endStream: boolean; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
   private lastStreamId = 0;
   private sendWindow = DEFAULT_WINDOW;
   private recvWindow: number;
@@ -74,11 +103,26 @@ export class H2Connection implements StreamOwner {
   private peerInitialWindow = DEFAULT_WINDOW;
   private peerMaxFrame = MIN_FRAME_SIZE;
   private out: Buffer[] = [];
+  private outBytes = 0;
   private flushQueued = false;
   private socketBlocked = false;
   private pumping = false;
   private pumpAgain = false;
   private controlBacklog = 0;
+  /** The attack budgets' counts and when their windows started. */
+  private resets = 0;
+  private readonly resetBudget: number;
+  private resetsSince = 0;
+  private floods = 0;
+  private floodsSince = 0;
+  private dataFramesSent = 0;
+  private dataFramesAtWindow = 0;
+  /** Bytes in the streams' send queues, and when DATA last went out (or the socket drained). */
+  private unsent = 0;
+  private progressAt: number;
+  private stalledCut = false;
+  /** DATA moved during this pump: progress, timed once when it ends. */
+  private moved = false;
   /** GOAWAY sent: no new streams; the socket ends once the last stream closes. */
   private goingAway = false;
   private dead = false;
@@ -88,6 +132,8 @@ export class H2Connection implements StreamOwner {
 
   constructor(private readonly o: ConnectionOptions) {
     this.decoder = new HeaderDecoder(4096, o.maxHeaderListSize);
+    this.resetBudget = RESETS_PER_LIMIT * o.maxConcurrentStreams;
+    this.resetsSince = this.floodsSince = this.progressAt = performance.now();
     this.recvWindow = o.window;
     this.queue(
       settingsFrame([
@@ -108,6 +154,7 @@ export class H2Connection implements StreamOwner {
 
   /** The wire took everything written: DATA may flow again. */
   drained(): void {
+    this.progressAt = performance.now();
     this.socketBlocked = false;
     this.controlBacklog = 0;
     this.pump();
@@ -122,6 +169,7 @@ export class H2Connection implements StreamOwner {
     } catch (e) {
       if (e instanceof ConnectionError) this.fail(e.code, e.message);
       else if (e instanceof CompressionError) this.fail(H2Error.COMPRESSION_ERROR, e.message);
+      else if (e instanceof HeaderBomb) this.fail(H2Error.ENHANCE_YOUR_CALM, e.message);
       else {
         // A fault of ours, not the client's: reported, and the connection (only) ends.
         reportInternal(e);
@@ -201,7 +249,7 @@ export class H2Connection implements StreamOwner {
         if (p.length !== 5) return this.resetStream(id, H2Error.FRAME_SIZE_ERROR);
         // Priority is not acted on, but a stream that depends on itself is still an error (RFC 7540 §5.3.1).
         if ((p.readUInt32BE(0) & 0x7fffffff) === id) return this.resetStream(id, H2Error.PROTOCOL_ERROR);
-        return;
+        return this.flooding();
       case Type.RST_STREAM:
         if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
         if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
@@ -214,6 +262,7 @@ export class H2Connection implements StreamOwner {
       case Type.PING:
         if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PING on a stream.");
         if (p.length !== 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "PING must be 8 bytes.");
+        this.flooding();
         if (!(flags & Flag.ACK)) {
           const pong = Buffer.allocUnsafe(FRAME_HEADER + 8);
           writeHeader(pong, 0, 8, Type.PING, Flag.ACK, 0);
@@ -230,7 +279,7 @@ export class H2Connection implements StreamOwner {
         return this.windowUpdate(id, p);
       default:
         // Unknown frame types are ignored (RFC 9113 §4.1).
-        return;
+        return this.flooding();
     }
   }
 
@@ -263,6 +312,7 @@ export class H2Connection implements StreamOwner {
       if (s.received > s.contentLength) return this.reset(s, H2Error.PROTOCOL_ERROR);
     }
     if (body.length) s.emit("data", body);
+    else if (!(flags & Flag.END_STREAM)) this.flooding();
     if (flags & Flag.END_STREAM && !s.closed) this.endRemote(s);
     else if (!s.closed && s.recvUnacked >= this.o.window / 2) {
       this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, id, [s.recvUnacked]));
@@ -288,7 +338,7 @@ export class H2Connection implements StreamOwner {
       selfDependent = (body.readUInt32BE(0) & 0x7fffffff) === id;
       body = body.subarray(5);
     }
-    this.block = { stream: id, endStream: (flags & Flag.END_STREAM) !== 0, selfDependent, parts: [], bytes: 0 };
+    this.block = { stream: id, endStream: (flags & Flag.END_STREAM) !== 0, selfDependent, parts: [], bytes: 0, frames: 0 };
     this.addToBlock(body, flags);
   }
 
@@ -296,6 +346,7 @@ export class H2Connection implements StreamOwner {
     const b = this.block!;
     b.bytes += p.length;
     if (b.bytes > MAX_HEADER_BLOCK) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, `A header block is larger than ${MAX_HEADER_BLOCK} bytes.`);
+    if (++b.frames > MAX_BLOCK_FRAMES) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, `A header block spans more than ${MAX_BLOCK_FRAMES} frames.`);
     b.parts.push(p);
     if (!(flags & Flag.END_HEADERS)) return;
     this.block = null;
@@ -325,7 +376,10 @@ export class H2Connection implements StreamOwner {
     }
     this.lastStreamId = id;
     if (this.goingAway) return this.resetId(id, H2Error.REFUSED_STREAM);
-    if (this.streams.size >= this.o.maxConcurrentStreams) return this.resetId(id, H2Error.REFUSED_STREAM);
+    if (this.streams.size >= this.o.maxConcurrentStreams) {
+      this.resetId(id, H2Error.REFUSED_STREAM);
+      return this.resetting();
+    }
     const length = this.check.contentLength;
     if (malformed || (endStream && length > 0)) return this.resetId(id, H2Error.PROTOCOL_ERROR);
     const s = new H2Stream(id, this, this.peerInitialWindow, this.o.window);
@@ -345,9 +399,10 @@ export class H2Connection implements StreamOwner {
   /** The client's RST_STREAM: the stream closes, and the client may send nothing more on it. */
   private peerReset(id: number): void {
     const s = this.streams.get(id);
-    if (!s) return;
+    if (!s) return this.flooding();
     s.remoteClosed = true;
     s.destroy();
+    this.resetting();
   }
 
   /** Whether the client ended or reset stream `id` lately; it is then forgotten, so one error answers it. */
@@ -363,22 +418,21 @@ export class H2Connection implements StreamOwner {
 
   private settings(flags: number, id: number, p: Buffer): void {
     if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "SETTINGS on a stream.");
+    this.flooding();
     if (flags & Flag.ACK) {
       if (p.length) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "A SETTINGS acknowledgement has a payload.");
       return;
     }
     if (p.length % 6) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "SETTINGS is not a multiple of 6 bytes.");
+    // The streams' windows move once per frame, by the last initial window it gives: a frame of
+    // 2,730 entries must not walk every stream 2,730 times.
+    let window = this.peerInitialWindow;
     for (let i = 0; i < p.length; i += 6) {
       const key = p.readUInt16BE(i);
       const value = p.readUInt32BE(i + 2);
       if (key === Setting.INITIAL_WINDOW_SIZE) {
         if (value > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE is over 2^31-1.");
-        const delta = value - this.peerInitialWindow;
-        this.peerInitialWindow = value;
-        for (const s of this.streams.values()) {
-          s.sendWindow += delta;
-          if (s.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "A stream window passed 2^31-1.");
-        }
+        window = value;
       } else if (key === Setting.MAX_FRAME_SIZE) {
         if (value < MIN_FRAME_SIZE || value > MAX_FRAME_SIZE) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "SETTINGS_MAX_FRAME_SIZE out of range.");
         this.peerMaxFrame = value;
@@ -387,17 +441,26 @@ export class H2Connection implements StreamOwner {
       }
     }
     this.control(SETTINGS_ACK);
-    this.wakeAll();
+    const delta = window - this.peerInitialWindow;
+    if (delta === 0) return;
+    this.peerInitialWindow = window;
+    for (const s of this.streams.values()) {
+      s.sendWindow += delta;
+      if (s.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "A stream window passed 2^31-1.");
+    }
+    if (delta > 0) this.wakeAll();
   }
 
   private windowUpdate(id: number, p: Buffer): void {
     if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "WINDOW_UPDATE must be 4 bytes.");
     const n = p.readUInt32BE(0) & 0x7fffffff;
+    this.flooding();
     if (id === 0) {
       if (n === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A WINDOW_UPDATE of 0.");
       this.sendWindow += n;
       if (this.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "The connection window passed 2^31-1.");
-      return this.wakeAll();
+      // Streams waiting for the connection's window are still in the send queue.
+      return this.pump();
     }
     const s = this.streams.get(id);
     if (!s) {
@@ -410,10 +473,41 @@ export class H2Connection implements StreamOwner {
     if (s.pendingBytes) this.wake(s);
   }
 
+  // ---- attack budgets
+
+  /** A stream the client reset while open, or one we refused. */
+  private resetting(): void {
+    if (++this.resets <= this.resetBudget) return;
+    const now = performance.now();
+    if (now - this.resetsSince < RESET_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many streams reset or refused.");
+    this.resetsSince = now;
+    this.resets = 0;
+  }
+
+  /** A frame that asks for work without moving a request on. */
+  private flooding(): void {
+    if (++this.floods <= FLOOD_FRAMES + FLOOD_PER_DATA_FRAME * (this.dataFramesSent - this.dataFramesAtWindow)) return;
+    const now = performance.now();
+    if (now - this.floodsSince < FLOOD_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many control frames.");
+    this.floodsSince = now;
+    this.floods = 0;
+    this.dataFramesAtWindow = this.dataFramesSent;
+  }
+
+  held(bytes: number): void {
+    this.unsent += bytes;
+    if (bytes <= 0 || this.unsent <= MAX_UNSENT || this.stalledCut) return;
+    if (performance.now() - this.progressAt < (this.o.stallMs ?? STALL_MS)) return;
+    // Ended after the write that found it (from inside a stream's write, not under it).
+    this.stalledCut = true;
+    queueMicrotask(() => this.fail(H2Error.ENHANCE_YOUR_CALM, `More than ${MAX_UNSENT} bytes unsent and nothing read for ${this.o.stallMs ?? STALL_MS} ms.`));
+  }
+
   // ---- writing
 
   private queue(b: Buffer): void {
     this.out.push(b);
+    this.outBytes += b.length;
     if (!this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(() => this.flush());
@@ -433,10 +527,12 @@ export class H2Connection implements StreamOwner {
     this.flushQueued = false;
     if (this.out.length === 0 || !this.socket || this.socket.destroyed) {
       this.out = [];
+      this.outBytes = 0;
       return;
     }
     const out = this.out;
     this.out = [];
+    this.outBytes = 0;
     if (!this.socket.tryWrite || out.length === 1) {
       if (!this.socket.write(out.length === 1 ? out[0]! : Buffer.concat(out))) this.socketBlocked = true;
       return;
@@ -502,6 +598,10 @@ export class H2Connection implements StreamOwner {
     }
   }
 
+  sendable(): number {
+    return this.socketBlocked || this.dead ? 0 : this.sendWindow;
+  }
+
   wake(s: H2Stream): void {
     this.sendQueue.add(s);
     this.pump();
@@ -524,15 +624,20 @@ export class H2Connection implements StreamOwner {
       } while (this.pumpAgain);
     } finally {
       this.pumping = false;
+      if (this.moved) {
+        this.moved = false;
+        this.progressAt = performance.now();
+      }
     }
   }
 
   private pumpOnce(): void {
     for (const s of this.sendQueue) {
       if (this.socketBlocked || this.dead) return;
-      while (s.pendingBytes > 0 && s.sendWindow > 0 && this.sendWindow > 0) {
+      while (s.pendingBytes > 0 && s.sendWindow > 0 && this.sendWindow > 0 && !this.socketBlocked) {
         const n = Math.min(s.pendingBytes, s.sendWindow, this.sendWindow, this.peerMaxFrame);
         this.queue(frameHeader(n, Type.DATA, 0, s.id));
+        this.dataFramesSent++;
         let left = n;
         while (left > 0) {
           const head = s.pending[0]!;
@@ -551,11 +656,21 @@ export class H2Connection implements StreamOwner {
         s.pendingBytes -= n;
         s.sendWindow -= n;
         this.sendWindow -= n;
+        this.outBytes += n;
+        this.unsent -= n;
+        this.moved = true;
+        // What the socket has not taken is held until it drains: written as it grows, so a client
+        // with wide windows that does not read stops the pump after a scratch buffer's worth, and
+        // the rest stays in its stream (whose writes then answer false), not all of it here.
+        if (this.outBytes >= SCRATCH) this.flush();
       }
       if (s.pendingBytes === 0) {
         this.sendQueue.delete(s);
         s.sent();
-      } else if (this.sendWindow <= 0) return;
+      } else if (this.socketBlocked || this.sendWindow <= 0) return;
+      // Blocked by its own window: its WINDOW_UPDATE (or a larger initial window) queues it again,
+      // so the connection's WINDOW_UPDATEs do not walk streams that cannot send.
+      else this.sendQueue.delete(s);
     }
   }
 
@@ -566,13 +681,13 @@ export class H2Connection implements StreamOwner {
 
   reset(s: H2Stream, code: number): void {
     if (s.closed) return;
-    this.queue(wordsFrame(Type.RST_STREAM, 0, s.id, [code]));
+    this.control(wordsFrame(Type.RST_STREAM, 0, s.id, [code]));
     s.resetSent = true;
     s.destroy();
   }
 
   private resetId(id: number, code: number): void {
-    this.queue(wordsFrame(Type.RST_STREAM, 0, id, [code]));
+    this.control(wordsFrame(Type.RST_STREAM, 0, id, [code]));
     this.rememberClosed(-id);
   }
 

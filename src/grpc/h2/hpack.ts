@@ -9,6 +9,11 @@ import { dict } from "../../core/safe-keys.ts";
 import type { FieldCheck } from "./fields.ts";
 
 export class CompressionError extends Error {}
+/** A block that decodes to far more than the header list limit (an HPACK bomb): not worth decoding on. */
+export class HeaderBomb extends Error {}
+
+/** Decoded bytes of one block past which it is a bomb: a 1-byte index can name a 4 KiB entry. */
+const BOMB_FACTOR = 4;
 
 // hpack.js (and the readable-stream it loads) is read with the first connection, not at start: ≈ 2–5 MiB of idle RSS.
 let hpack: typeof hpackModule | undefined;
@@ -62,7 +67,7 @@ export class HeaderDecoder {
    * table stays in step). Each field also goes through `check` (RFC 9113's rules, fields.ts):
    * its characters when it is a literal, its place and meaning always.
    * Throws CompressionError for a block that does not decode: the connection's table is then
-   * lost, so the caller ends the connection.
+   * lost, so the caller ends the connection; HeaderBomb past BOMB_FACTOR times the limit.
    */
   decode(block: Buffer, check: FieldCheck): Headers | null {
     const d = lib().decoder.create() as Decoder;
@@ -111,8 +116,10 @@ export class HeaderDecoder {
         check.field(name, value);
         size += name.length + value.length + 32;
         if (size <= this.maxListSize) out[name] = value;
+        else if (size > BOMB_FACTOR * this.maxListSize) throw new HeaderBomb(`A header block decodes to more than ${BOMB_FACTOR * this.maxListSize} bytes.`);
       }
     } catch (e) {
+      if (e instanceof HeaderBomb) throw e;
       throw new CompressionError(e instanceof Error ? e.message.slice(0, 100) : "bad header block");
     }
     return size <= this.maxListSize ? out : null;

@@ -16,9 +16,13 @@ export interface StreamOwner {
   /** The stream has bytes to send: queue it for the next pump. */
   wake(stream: H2Stream): void;
   closed(stream: H2Stream): void;
+  /** Bytes the connection could send now: its window, 0 while its socket is blocked. */
+  sendable(): number;
+  /** Bytes written to the stream (negative: dropped unsent), so the connection bounds its total. */
+  held(bytes: number): void;
 }
 
-/** Above this many unsent bytes, write() answers false (node's streams use 16 KiB; one delivery is up to 10 MB). */
+/** Above this many unsent bytes, write() answers false (node's streams use 16 KiB; a StreamingPull response is up to 1 MiB, a Pull response 10 MB). */
 const HIGH_WATER = 64 * 1024;
 
 export class H2Stream extends EventEmitter {
@@ -74,6 +78,7 @@ export class H2Stream extends EventEmitter {
     if (chunk.length) {
       this.pending.push(chunk);
       this.pendingBytes += chunk.length;
+      this.owner.held(chunk.length);
       this.owner.wake(this);
     }
     if (this.pendingBytes > HIGH_WATER) {
@@ -81,6 +86,11 @@ export class H2Stream extends EventEmitter {
       return false;
     }
     return true;
+  }
+
+  /** Bytes a write could take now and see go at once, or wait below the high-water mark. */
+  room(): number {
+    return Math.max(0, HIGH_WATER - this.pendingBytes) + Math.max(0, Math.min(this.sendWindow - this.pendingBytes, this.owner.sendable()));
   }
 
   end(chunk?: Buffer): void {
@@ -125,6 +135,7 @@ export class H2Stream extends EventEmitter {
   destroy(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.pendingBytes) this.owner.held(-this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
     this.owner.closed(this);

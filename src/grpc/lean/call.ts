@@ -115,6 +115,11 @@ export class Call {
     });
   }
 
+  /** Bytes the stream can take now without holding them (the raw server's streams know; node:http2's do not: Infinity). */
+  room(): number {
+    return (this.stream as unknown as { room?(): number }).room?.() ?? Infinity;
+  }
+
   /** Writes one framed response message; false when the stream's buffer is full (wait for 'drain'). */
   send(frame: Buffer): boolean {
     if (this.done || this.stream.destroyed) return true;

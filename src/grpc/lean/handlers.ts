@@ -86,6 +86,7 @@ export function serveStreamingPull(call: Call, codec: Codec, table: RpcTable): v
       return true;
     },
     fail: (e: PubSubError) => fail(e),
+    room: () => call.room(),
   };
   call.onCancel(close);
   call.stream.on("drain", () => session?.drained());
