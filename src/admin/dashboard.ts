@@ -17,6 +17,7 @@ import { faultView } from "./fault-routes.ts";
 import type { FaultRegistry } from "../rpc/middleware/faults.ts";
 import type { MessageHistory } from "./history.ts";
 import { HttpError, type Router } from "./router.ts";
+import type { ImportStatusSource } from "../ingest/topic-imports.ts";
 import { subscriptionStats, topicStats } from "./stats.ts";
 
 // bun-types declares *.html as an HTMLBundle (for Bun.serve); imported as text it is the file's text.
@@ -32,6 +33,8 @@ export interface DashboardDeps {
   counters: Counters;
   faults: FaultRegistry;
   history: MessageHistory;
+  /** Import topics (Cloud Storage, Kafka, Kinesis): their state and what they ingested. */
+  imports?: ImportStatusSource;
 }
 
 // The page runs only its own files: no inline script, no framing (its buttons mutate state).
@@ -61,7 +64,7 @@ export function snapshot(deps: DashboardDeps) {
     sentAt: Date.now(),
     clock: clockState(deps.clock),
     totals: deps.counters.totals,
-    topics: topicStats(deps.broker, deps.counters).map((t) => ({ ...t, transforms: transformsLabel(deps.broker, t.name) })),
+    topics: topicStats(deps.broker, deps.counters).map((t) => ({ ...t, transforms: transformsLabel(deps.broker, t.name), ingestion: deps.imports?.status(t.name) ?? null })),
     subscriptions: subscriptionStats(deps.broker, deps.counters).map((s) => ({ ...s, transforms: transformsLabel(deps.broker, s.name) })),
     faults: deps.faults.list().map(faultView),
     history: { capacity: deps.history.capacity, messages: deps.history.size },

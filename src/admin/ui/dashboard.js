@@ -45,12 +45,21 @@ function render(snap) {
 function renderTopics(topics) {
   $("#topic-count").textContent = `(${topics.length})`;
   topics.sort((a, b) => (a.name < b.name ? -1 : 1));
-  const rows = syncTable($("#topics tbody"), topics, (t) => t.name, (t) => [t.name, t.subscriptions, t.published, t.transforms],
+  const rows = syncTable($("#topics tbody"), topics, (t) => t.name, (t) => [t.name, t.subscriptions, t.published, importCell(t.ingestion), t.transforms],
     (t) => button("delete", async () => confirm(`Delete ${t.name}?`) && (await api("DELETE", pathOf(t.name)))));
   for (const [name, tr] of rows) {
     tr.className = "pick" + (name === state.selectedTopic ? " selected" : "");
     tr.onclick ??= (ev) => ev.target.tagName !== "BUTTON" && selectTopic(name);
   }
+}
+
+/** An import topic's source state and what it brought in (Cloud Storage objects, messages, failures). */
+function importCell(i) {
+  if (!i) return "";
+  const parts = [i.state, `${fmt(i.messages)} msgs`];
+  if (i.objects) parts.push(`${fmt(i.objects)} objects`);
+  if (i.failed) parts.push(`${fmt(i.failed)} failed`);
+  return parts.join(" · ");
 }
 
 function selectTopic(name) {
