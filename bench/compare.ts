@@ -27,7 +27,7 @@ import { environment, envText, finish, writeReport, type Ctx, type Row } from ".
 import { median, sleep } from "./lib/stats.ts";
 import { waitForQuiet } from "./lib/monitor.ts";
 import { VARIANTS, type Variant } from "./lib/variants.ts";
-import { SCENARIOS } from "./run.ts";
+import { SCENARIOS } from "./scenarios/index.ts";
 
 export const THRESHOLD = 0.10;   // ±10 %: bench/README.md's regression band for throughput/tuned
 export const MIN_ROUNDS = 3;     // fewer complete rounds: report only, never exit 1

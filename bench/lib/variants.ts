@@ -26,7 +26,7 @@ export const VARIANTS: Record<string, Variant> = {
   pull: { id: "pull/1 loop", scenario: "pull", run: (ctx) => pullOnce(ctx, 1) },
 };
 
-/** firehose's row with the criterion compare uses: no errors (the p99 limit is run.ts's). */
+/** firehose's row with the criterion compare uses: no errors (the p99 limit is lib/runner.ts's). */
 export async function firehose(ctx: Ctx, payload: string): Promise<Row> {
   const r = await firehoseOnce(ctx, payload);
   r.pass = r.errors === 0;

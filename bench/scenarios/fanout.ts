@@ -28,4 +28,4 @@ export async function run(ctx: Ctx): Promise<Row[]> {
   } finally { await flow.close(); }
 }
 
-if (import.meta.main) await (await import("../run.ts")).main(["fanout", ...process.argv.slice(2)]);
+if (import.meta.main) await (await import("../lib/runner.ts")).main(["fanout", ...process.argv.slice(2)]);

@@ -42,4 +42,4 @@ export async function run(ctx: Ctx): Promise<Row[]> {
   } finally { await flow.close(); }
 }
 
-if (import.meta.main) await (await import("../run.ts")).main(["ordering", ...process.argv.slice(2)]);
+if (import.meta.main) await (await import("../lib/runner.ts")).main(["ordering", ...process.argv.slice(2)]);

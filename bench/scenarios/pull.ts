@@ -78,4 +78,4 @@ export async function run(ctx: Ctx): Promise<Row[]> {
   return rows;
 }
 
-if (import.meta.main) await (await import("../run.ts")).main(["pull", ...process.argv.slice(2)]);
+if (import.meta.main) await (await import("../lib/runner.ts")).main(["pull", ...process.argv.slice(2)]);

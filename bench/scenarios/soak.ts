@@ -103,4 +103,4 @@ export async function run(ctx: Ctx): Promise<Row[]> {
   }
 }
 
-if (import.meta.main) await (await import("../run.ts")).main(["soak", ...process.argv.slice(2)]);
+if (import.meta.main) await (await import("../lib/runner.ts")).main(["soak", ...process.argv.slice(2)]);

@@ -76,4 +76,4 @@ export async function run(ctx: Ctx): Promise<Row[]> {
   return rows;
 }
 
-if (import.meta.main) await (await import("../run.ts")).main(["throughput", ...process.argv.slice(2)]);
+if (import.meta.main) await (await import("../lib/runner.ts")).main(["throughput", ...process.argv.slice(2)]);

@@ -65,4 +65,4 @@ export async function run(ctx: Ctx): Promise<Row[]> {
   } finally { await flow.close(); }
 }
 
-if (import.meta.main) await (await import("../run.ts")).main(["thundering-herd", ...process.argv.slice(2)]);
+if (import.meta.main) await (await import("../lib/runner.ts")).main(["thundering-herd", ...process.argv.slice(2)]);
