@@ -23,7 +23,7 @@ type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn:
  * The HTTP/2 receive window, per stream (SETTINGS_INITIAL_WINDOW_SIZE) and per connection, in
  * place of HTTP/2's 64 KiB: a 1 MB Publish then arrives without waiting for 16 WINDOW_UPDATE round
  * trips (lean publish, batches of 1,000: server 2.1–2.4 → 1.2–1.4 µs/msg, the client's own CPU
- * 1.6 → 0.5 µs/msg; bench/README.md). Both are the same size on purpose: Bun's server sends a
+ * 1.6 → 0.5 µs/msg; bench/JOURNAL.md). Both are the same size on purpose: Bun's server sends a
  * stream's WINDOW_UPDATE together with the connection's, so a stream window below half the
  * connection's stalls a request larger than it (measured: 1 MiB / 8 MiB hangs a 1 MB Publish).
  * What a client sends is read at once whatever the window; the 64 MiB message limit bounds one
