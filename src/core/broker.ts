@@ -82,7 +82,7 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
   quotas?: Partial<ProjectQuotas>;
   /**
    * Causal delivery: how a publish's wake-up of its subscriptions is put off until the publisher
-   * has its answer (a real timer, src/core/causal-wake.ts); without it they are woken at once.
+   * has its answer (a real timer, src/core/topic/causal-wake.ts); without it they are woken at once.
    */
   deferDelivery?: Defer;
 }

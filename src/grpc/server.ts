@@ -1,7 +1,7 @@
 /**
- * The grpc-js server (`--grpc-server grpc-js`; the lean server in lean/ is the default): every
- * service of the RPC table, with the codecs of methods.ts. Loaded only when chosen, so the lean
- * server's process never loads grpc-js.
+ * The grpc-js server (`--grpc-server grpc-js`; the default is raw, h2/): every service of the
+ * RPC table, with the codecs of methods.ts. Loaded only when chosen, so the raw and lean servers' process
+ * never loads grpc-js.
  */
 import * as grpc from "@grpc/grpc-js";
 import type { RpcTable } from "../rpc/table.ts";

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { start as startInProcess } from "../../src/api/index.ts";
 import type { Emulator } from "../../lib/index.d.ts";
 import { walkThrough } from "../helpers/api-scenario.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const LIB = join(import.meta.dir, "../../lib/index.cjs");
 const lib = (await import(LIB)) as typeof import("../../lib/index.d.ts");
@@ -17,16 +18,15 @@ afterAll(() => Promise.all(started.map((e) => e.stop())));
 
 /** Resolves once `pid` is gone (kill 0 fails); rejects after `ms`. */
 async function gone(pid: number, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
+  const isGone = () => {
     try {
       process.kill(pid, 0);
+      return false;
     } catch {
-      return;
+      return true;
     }
-    if (Date.now() > until) throw new Error(`process ${pid} still runs after ${ms} ms`);
-    await Bun.sleep(20);
-  }
+  };
+  await waitFor(isGone, ms, `process ${pid} to end`, 20);
 }
 
 const refused = (port: number) =>

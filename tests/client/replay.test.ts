@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { AckResponses, type Message, type Subscription } from "@google-cloud/pubsub";
 import { PROJECT, unique, waitFor } from "../helpers/emulator.ts";
-import { grpcCode, sleep, topicPath } from "../helpers/raw-clients.ts";
+import { grpcCode, pullUntil, sleep, topicPath } from "../helpers/raw-clients.ts";
 import { receive } from "../helpers/receive.ts";
 import { clientSuite } from "../helpers/client-suite.ts";
 
@@ -16,16 +16,7 @@ const texts = (ms: Message[]) => ms.map((m) => m.data.toString());
 
 /** Unary pulls (and acks) until `n` messages arrived; their data in order. */
 async function pullAll(sub: string, n: number, ms = 5000): Promise<string[]> {
-  const got: string[] = [];
-  const until = Date.now() + ms;
-  while (got.length < n && Date.now() < until) {
-    const [res] = await suite.raw.subscriber.pull({ subscription: sub, maxMessages: 100, returnImmediately: true });
-    const rs = res.receivedMessages ?? [];
-    if (rs.length === 0) await sleep(20);
-    else await suite.raw.subscriber.acknowledge({ subscription: sub, ackIds: rs.map((r) => r.ackId!) });
-    got.push(...rs.map((r) => Buffer.from(r.message!.data as Uint8Array).toString()));
-  }
-  return got;
+  return (await pullUntil(suite.raw.subscriber, sub, n, ms)).map((r) => Buffer.from(r.message!.data as Uint8Array).toString());
 }
 
 test("create, list and delete snapshots; seek to a snapshot replays what came after it", async () => {

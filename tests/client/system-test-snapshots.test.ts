@@ -2,7 +2,7 @@
  * The Snapshot section of the official Node client's system tests (nodejs-pubsub
  * system-test/pubsub.ts), replayed step for step, on default flags. Their seek tests ignore a
  * message that arrives before `publishMessage` resolves (the client then keeps it leased for up to
- * an hour), so they pass only because delivery is causal (src/core/causal-wake.ts).
+ * an hour), so they pass only because delivery is causal (src/core/topic/causal-wake.ts).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Message, PubSub, Snapshot, Subscription, Topic } from "@google-cloud/pubsub";

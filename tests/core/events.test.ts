@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { NullObserver } from "../../src/core/events.ts";
 import type { StoredMessage } from "../../src/core/message.ts";
 import { SEC, ack, makeSub, makeTopic, nack, publishTexts, pullNow, setup, subName, topicAndSub } from "../helpers/core.ts";
+import { PARENT } from "../helpers/project.ts";
 
 /** Records every event as a short line. */
 class Recorder extends NullObserver {
@@ -86,7 +87,7 @@ describe("broker events", () => {
     const mine = makeTopic(broker);
     makeSub(broker, mine);
     rec.lines = [];
-    expect(broker.reset("projects/core-test")).toEqual({ topics: 1, subscriptions: 1 });
+    expect(broker.reset(PARENT)).toEqual({ topics: 1, subscriptions: 1 });
     expect(rec.lines).toEqual(["subscription deleted sub", "topic deleted topic"]);
     expect(broker.stats()).toMatchObject({ topics: 1, subscriptions: 1 });
   });
@@ -110,9 +111,9 @@ describe("broker events", () => {
     const { topic, sub } = topicAndSub(broker);
     const rec = new Recorder();
     broker.observe(rec);
-    const a = broker.createSnapshot("projects/core-test/snapshots/snap-a", sub).name;
+    const a = broker.createSnapshot(`${PARENT}/snapshots/snap-a`, sub).name;
     broker.updateSnapshot({ name: a, topic: "", expireTime: 0, labels: { k: "v" } }, ["labels"]);
-    broker.createSnapshot("projects/core-test/snapshots/snap-b", sub);
+    broker.createSnapshot(`${PARENT}/snapshots/snap-b`, sub);
     broker.deleteSnapshot(a);
     broker.deleteTopic(topic);
     clock.advance(8 * 24 * 3600 * SEC);

@@ -6,6 +6,14 @@ const DAY = 24 * 3600 * SEC;
 const gone = (broker: ReturnType<typeof setup>["broker"], sub: string) =>
   broker.listSubscriptions(`projects/${PROJECT}`).items.every((s) => s.name !== sub);
 
+/** Still there one second before `ms` from now, deleted at `ms`. */
+function expectGoneAfter(broker: ReturnType<typeof setup>["broker"], clock: ReturnType<typeof setup>["clock"], sub: string, ms: number) {
+  clock.advance(ms - SEC);
+  expect(gone(broker, sub)).toBe(false);
+  clock.advance(SEC);
+  expect(gone(broker, sub)).toBe(true);
+}
+
 /** A 1-day ttl (the minimum) needs retention no longer than it. */
 const ONE_DAY = { expirationPolicy: { ttl: DAY }, messageRetentionDuration: 600 * SEC };
 
@@ -13,19 +21,13 @@ describe("expiration_policy", () => {
   test("a subscription with no activity for its ttl is deleted, not before", () => {
     const { broker, clock } = setup();
     const { sub } = topicAndSub(broker, ONE_DAY);
-    clock.advance(DAY - SEC);
-    expect(gone(broker, sub)).toBe(false);
-    clock.advance(SEC);
-    expect(gone(broker, sub)).toBe(true);
+    expectGoneAfter(broker, clock, sub, DAY);
   });
 
   test("the default ttl is 31 days", () => {
     const { broker, clock } = setup();
     const { sub } = topicAndSub(broker);
-    clock.advance(31 * DAY - SEC);
-    expect(gone(broker, sub)).toBe(false);
-    clock.advance(SEC);
-    expect(gone(broker, sub)).toBe(true);
+    expectGoneAfter(broker, clock, sub, 31 * DAY);
   });
 
   test("pulls and acks postpone it", async () => {
@@ -36,10 +38,7 @@ describe("expiration_policy", () => {
     const ds = await pullNow(broker, sub);
     clock.advance(DAY / 2);
     ack(broker, sub, ds);
-    clock.advance(DAY - SEC);
-    expect(gone(broker, sub)).toBe(false);
-    clock.advance(SEC);
-    expect(gone(broker, sub)).toBe(true);
+    expectGoneAfter(broker, clock, sub, DAY);
   });
 
   test("an open stream keeps it alive; the ttl counts from when the stream closes", () => {
@@ -49,10 +48,7 @@ describe("expiration_policy", () => {
     clock.advance(3 * DAY);
     expect(gone(broker, sub)).toBe(false);
     session.close();
-    clock.advance(DAY - SEC);
-    expect(gone(broker, sub)).toBe(false);
-    clock.advance(SEC);
-    expect(gone(broker, sub)).toBe(true);
+    expectGoneAfter(broker, clock, sub, DAY);
   });
 
   test("an empty policy never expires; UpdateSubscription re-arms with a new ttl at once", () => {

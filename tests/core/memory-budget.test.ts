@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import { ENTRY_OVERHEAD, MESSAGE_OVERHEAD, MemoryBudget } from "../../src/core/memory-budget.ts";
-import { SEC, ack, bytes, caught, makeSub, makeTopic, nack, pullNow, setup, topicAndSub } from "../helpers/core.ts";
+import { SEC, ack, bytes, caught, makeSub, makeTopic, nack, pullNow, setup, topicAndSub, expectRefused } from "../helpers/core.ts";
 
 const KIB = bytes("x".repeat(1024));
 /** What one held 1 KiB message is accounted as. */
@@ -91,9 +91,7 @@ describe("publish past the budget", () => {
     const { broker, memory } = budgeted(2 * 10 * PER);
     const { topic, sub } = topicAndSub(broker);
     for (let i = 0; i < 9; i++) broker.publish(topic, [{ data: KIB }]);
-    const e = caught(() => broker.publish(topic, [{ data: KIB }, { data: KIB }]));
-    expect(e.code).toBe("RESOURCE_EXHAUSTED");
-    expect(e.message).toContain("memory budget");
+    const e = expectRefused(() => broker.publish(topic, [{ data: KIB }, { data: KIB }]), "RESOURCE_EXHAUSTED", "memory budget");
     expect(e.message).toContain("unacknowledged");
     expect(memory.refused).toBe(1);
     // Deliveries and acks go on past the budget.
@@ -113,9 +111,7 @@ describe("publish past the budget", () => {
     expect(samples).toBe(1);
     rss = 2000 * 2 ** 20;
     clock.advance(100);
-    const e = caught(() => broker.publish(topic, [{ data: KIB }]));
-    expect(e.code).toBe("RESOURCE_EXHAUSTED");
-    expect(e.message).toContain("process uses");
+    expectRefused(() => broker.publish(topic, [{ data: KIB }]), "RESOURCE_EXHAUSTED", "process uses");
     expect(reclaims).toBe(1);
     rss = 10;
     clock.advance(100);

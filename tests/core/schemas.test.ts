@@ -4,7 +4,7 @@ import avro from "avsc";
 import protobuf from "protobufjs";
 import type { TopicResource } from "../../src/core/resources.ts";
 import { SCHEMA_LIMITS } from "../../src/core/schemas/registry.ts";
-import { PROJECT, bytes, caught, makeSub, pullNow, setup, topicName, uid } from "../helpers/core.ts";
+import { PROJECT, bytes, caught, makeSub, pullNow, setup, topicName, uid, expectRefused } from "../helpers/core.ts";
 
 const PARENT = `projects/${PROJECT}`;
 const AVRO = JSON.stringify({
@@ -97,9 +97,7 @@ describe("schemas", () => {
     expect(broker.schemas.get(name).revisionId).toBe(v2.revisionId);
     expect(broker.schemas.listRevisions(name).items.map((r) => r.revisionId)).toEqual([v2.revisionId, created.revisionId]);
     const incompatible = JSON.stringify({ type: "record", name: "State", namespace: "utilities", fields: [{ name: "name", type: "int" }] });
-    const e = caught(() => broker.schemas.commit(name, { type: "AVRO", definition: incompatible }));
-    expect(e.code).toBe("INVALID_ARGUMENT");
-    expect(e.message).toContain("not compatible");
+    expectRefused(() => broker.schemas.commit(name, { type: "AVRO", definition: incompatible }), "INVALID_ARGUMENT", "not compatible");
     expect(caught(() => broker.schemas.commit(name, { type: "PROTOCOL_BUFFER", definition: PROTO })).code).toBe("INVALID_ARGUMENT");
   });
 
@@ -128,9 +126,7 @@ describe("schemas", () => {
   test(`at most ${SCHEMA_LIMITS.revisionsPerSchema} revisions`, () => {
     const { broker, name } = withSchema();
     for (let i = 1; i < SCHEMA_LIMITS.revisionsPerSchema; i++) broker.schemas.commit(name, { definition: AVRO });
-    const e = caught(() => broker.schemas.commit(name, { definition: AVRO }));
-    expect(e.code).toBe("RESOURCE_EXHAUSTED");
-    expect(e.message).toContain("20");
+    expectRefused(() => broker.schemas.commit(name, { definition: AVRO }), "RESOURCE_EXHAUSTED", "20");
   });
 
   test("ValidateMessage: Avro and Protocol Buffer, JSON and BINARY, by name or inline", () => {
@@ -168,9 +164,7 @@ describe("topics with schema_settings", () => {
   test("a non-conforming message fails the whole publish with INVALID_ARGUMENT naming it", async () => {
     const { broker, topic, sub } = schemaTopic({ encoding: "BINARY" });
     const good = avroType.toBuffer({ name: "Alaska", post_abbr: "AK" });
-    const e = caught(() => broker.publish(topic, [{ data: good }, { data: json({ name: "Alaska", post_abbr: "AK" }) }]));
-    expect(e.code).toBe("INVALID_ARGUMENT");
-    expect(e.message).toContain("messages[1]");
+    const e = expectRefused(() => broker.publish(topic, [{ data: good }, { data: json({ name: "Alaska", post_abbr: "AK" }) }]), "INVALID_ARGUMENT", "messages[1]");
     expect(e.message).toContain("BINARY");
     expect(await pullNow(broker, sub)).toEqual([]);
     broker.publish(topic, [{ data: good }]);

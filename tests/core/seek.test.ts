@@ -13,8 +13,7 @@ import {
   pullNow,
   setup,
   texts,
-  topicAndSub,
-} from "../helpers/core.ts";
+  topicAndSub, expectRefused } from "../helpers/core.ts";
 
 let n = 0;
 const snapName = () => `projects/${PROJECT}/snapshots/seek-${++n}`;
@@ -108,9 +107,7 @@ describe("seek to a snapshot", () => {
     const b = topicAndSub(broker);
     const name = snapName();
     broker.createSnapshot(name, a.sub);
-    const e = caught(() => broker.seek(b.sub, { snapshot: name }));
-    expect(e.code).toBe("FAILED_PRECONDITION");
-    expect(e.message).toContain(name);
+    expectRefused(() => broker.seek(b.sub, { snapshot: name }), "FAILED_PRECONDITION", name);
   });
 
   test("an expired snapshot is FAILED_PRECONDITION, a missing one NOT_FOUND", () => {

@@ -1,6 +1,6 @@
 /** Snapshots on the manual clock: create, expiry, get, list, update, delete, and what they keep. */
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, caught, makeSub, makeTopic, publishTexts, pullNow, setup, subName, texts, topicAndSub, PROJECT } from "../helpers/core.ts";
+import { SEC, ack, caught, makeSub, makeTopic, publishTexts, pullNow, setup, subName, texts, topicAndSub, PROJECT, expectRefused } from "../helpers/core.ts";
 
 const HOUR = 3600 * SEC;
 const DAY = 24 * HOUR;
@@ -145,9 +145,7 @@ describe("Get, List, Update, Delete", () => {
     const { topic, sub } = topicAndSub(broker);
     const s = broker.createSnapshot(snapName(), sub);
     for (const path of ["expire_time.seconds", "expire_time.__proto__.x", "labels.__proto__", "labels..x", "labels.a"]) {
-      const e = caught(() => broker.updateSnapshot({ ...s }, [path]));
-      expect(e.code).toBe("INVALID_ARGUMENT");
-      expect(e.message).toContain(path);
+      expectRefused(() => broker.updateSnapshot({ ...s }, [path]), "INVALID_ARGUMENT", path);
     }
     const e = caught(() => broker.updateTopic({ name: topic, labels: {} }, ["message_retention_duration.seconds"]));
     expect(e.code).toBe("INVALID_ARGUMENT");

@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { mergeFiltered } from "../../src/core/stages/stages.ts";
 import { loadQuickJsEngine } from "../../src/transforms/quickjs-engine.ts";
 import { makeSub, makeTopic, setup } from "../helpers/core.ts";
+import { PARENT } from "../helpers/project.ts";
 
 const engine = await loadQuickJsEngine();
 const UDF = { javascriptUdf: { functionName: "f", code: "function f(message, metadata) { return message; }" } };
@@ -15,7 +16,7 @@ test("a topic without transforms or a schema has no publish stage; with both, tr
   const { broker } = setup({ transforms: async () => engine });
   await broker.ensureTransformEngine();
   const plain = makeTopic(broker);
-  const schema = broker.schemas.create("projects/core-test", "stages-s", { type: "AVRO", definition: AVRO });
+  const schema = broker.schemas.create(PARENT, "stages-s", { type: "AVRO", definition: AVRO });
   const both = makeTopic(broker, { messageTransforms: [UDF], schemaSettings: { schema: schema.name, encoding: "JSON" } });
   const stages = new Map([...broker.resources().topics].map((t) => [t.name, t.stages.map((s) => s.name)]));
   expect(stages.get(plain)).toEqual([]);

@@ -8,6 +8,7 @@ import { expect, test } from "bun:test";
 import type { TopicResource } from "../../src/core/resources.ts";
 import { loadQuickJsEngine } from "../../src/transforms/quickjs-engine.ts";
 import { SEC, ack, makeSub, makeTopic, nack, pullNow, publishTexts, setup, texts } from "../helpers/core.ts";
+import { PARENT } from "../helpers/project.ts";
 
 const engine = await loadQuickJsEngine();
 const UDF = (name: string, body: string) => ({ javascriptUdf: { functionName: name, code: `function ${name}(message, metadata) { ${body} }` } });
@@ -78,7 +79,7 @@ test("compiled UDFs are freed when their resource goes or its transforms change 
 
 test("a topic's schema checks the message its transforms made", async () => {
   const { broker } = await fixture();
-  const parent = "projects/core-test";
+  const parent = PARENT;
   const definition = JSON.stringify({ type: "record", name: "Order", fields: [{ name: "id", type: "long" }] });
   broker.schemas.create(parent, "order-schema", { type: "AVRO", definition });
   const topic = makeTopic(broker, {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
 import { CALL_TIMEOUT_MS, rawClients, type RawClients } from "../helpers/raw-grpc.ts";
 import { protoc, SHOP_FILES } from "../helpers/protoc.ts";
+import { topicPath } from "../helpers/project.ts";
 
 let emu: TestEmulator;
 let c: RawClients;
@@ -21,7 +22,6 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const topicPath = () => `projects/${PROJECT}/topics/${unique("t")}`;
 
 test("a topic's compression transforms over gRPC come back as created (enum names)", async () => {
   const name = topicPath();

@@ -5,15 +5,14 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 import { method, rawChannel, withBytes } from "../helpers/raw-bytes.ts";
 import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
+import { subPath, topicPath } from "../helpers/project.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 const S = grpc.status;
-const topicPath = (id = unique("t")) => `projects/${PROJECT}/topics/${id}`;
-const subPath = (id = unique("s")) => `projects/${PROJECT}/subscriptions/${id}`;
 const LONG = "a".repeat(70_000);
 /** What a status message may take; the transport's limit is several times more. */
 const MAX_DETAILS = 2048;

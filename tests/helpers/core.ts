@@ -1,15 +1,17 @@
 /** Helpers for core tests: a broker on a manual clock, unique names, error capture, a fake stream sink. */
+import { expect } from "bun:test";
 import { Broker, type BrokerOptions } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
-import { PubSubError } from "../../src/core/errors.ts";
+import { PubSubError, type ErrorCode } from "../../src/core/errors.ts";
 import type { DeliveryBatch } from "../../src/core/delivery/delivery-batch.ts";
 import type { Delivery, MessageInput } from "../../src/core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../../src/core/resources.ts";
 import { StreamSession, type StreamRequest, type StreamSink } from "../../src/core/delivery/stream-session.ts";
 import { storeKind } from "./stores.ts";
+import { PROJECT } from "./project.ts";
 
 export const SEC = 1000;
-export const PROJECT = "core-test";
+export { PROJECT } from "./project.ts";
 
 let counter = 0;
 /** An id unique in this process, valid for topics and subscriptions. */
@@ -83,6 +85,14 @@ export function caught(fn: () => unknown): PubSubError {
     throw new Error(`expected a PubSubError, got ${String(e)}`);
   }
   throw new Error("expected a PubSubError, but nothing was thrown");
+}
+
+/** `fn` must throw a PubSubError with `code` whose message contains `mention` (two expects, as written out). */
+export function expectRefused(fn: () => unknown, code: ErrorCode, mention: string): PubSubError {
+  const e = caught(fn);
+  expect(e.code).toBe(code);
+  expect(e.message).toContain(mention);
+  return e;
 }
 
 export async function caughtAsync(p: Promise<unknown>): Promise<PubSubError> {

@@ -4,11 +4,12 @@ import { startEmulator, type Emulator } from "../../src/server/emulator.ts";
 import type { Config } from "../../src/runtime/config.ts";
 import { setLogLevel } from "../../src/runtime/log.ts";
 import type { Broker } from "../../src/core/broker.ts";
+import { PROJECT } from "./project.ts";
 
 // The auth library would otherwise probe the GCE metadata server on every client.
 process.env.METADATA_SERVER_DETECTION ??= "none";
 
-export const PROJECT = "test-project";
+export { PROJECT, unique } from "./project.ts";
 
 export interface TestEmulator extends Emulator {
   endpoint: string;
@@ -56,15 +57,5 @@ export async function startTestEmulator(config: Partial<Config> = {}, prepare?: 
   });
 }
 
-let counter = 0;
-/** A name unique in this process, valid as a topic or subscription id. */
-export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
 
-/** Resolves when `cond` holds, polling the test (not the server) every 5 ms; rejects after `ms`. */
-export async function waitFor(cond: () => boolean, ms = 5000, what = "condition"): Promise<void> {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
+export { waitFor } from "./wait.ts";

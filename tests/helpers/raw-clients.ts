@@ -6,9 +6,9 @@
 import { v1 } from "@google-cloud/pubsub";
 import * as grpc from "@grpc/grpc-js";
 import { PROJECT, type TestEmulator } from "./emulator.ts";
+import { waitFor } from "./wait.ts";
 
-export const topicPath = (id: string) => `projects/${PROJECT}/topics/${id}`;
-export const subPath = (id: string) => `projects/${PROJECT}/subscriptions/${id}`;
+export { subPath, topicPath } from "./project.ts";
 
 export interface RawClients {
   publisher: v1.PublisherClient;
@@ -34,6 +34,30 @@ export function rawClients(emu: Pick<TestEmulator, "port">): RawClients {
       await Promise.all([publisher.close().catch(() => {}), subscriber.close().catch(() => {})]);
     },
   };
+}
+
+/** The fields of a pulled message the tests read. */
+type Received = { ackId?: string | null; message?: { data?: Uint8Array | string | null; attributes?: Record<string, string> | null } | null }[];
+
+/**
+ * Unary pulls (returnImmediately) and acks until `n` messages came or `ms` passed; what came, in
+ * order. It never throws on time: the caller's assertion on the result says what was missing.
+ */
+export async function pullUntil(subscriber: v1.SubscriberClient, subscription: string, n: number, ms = 5000, maxMessages = 100): Promise<Received> {
+  const out: Received = [];
+  await waitFor(
+    async () => {
+      const [res] = await subscriber.pull({ subscription, maxMessages, returnImmediately: true });
+      const got = res.receivedMessages ?? [];
+      if (got.length) await subscriber.acknowledge({ subscription, ackIds: got.map((r) => r.ackId!) });
+      out.push(...got);
+      return out.length >= n;
+    },
+    ms,
+    `${n} messages`,
+    20,
+  ).catch(() => {});
+  return out;
 }
 
 /** The gRPC status code `p` rejects with; fails the test if it resolves. */

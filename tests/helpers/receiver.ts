@@ -1,5 +1,6 @@
 /** A push endpoint for tests: a real HTTP server on 127.0.0.1 (port 0) that records every request. */
 import type { Server } from "bun";
+import { waitFor } from "./wait.ts";
 
 export interface PushHit {
   headers: Headers;
@@ -51,11 +52,7 @@ export function startReceiver(respond: Responder = () => 200, path = "/push"): R
     url: `http://127.0.0.1:${server.port}${path}`,
     hits,
     async waitFor(n, ms = 5000) {
-      const until = Date.now() + ms;
-      while (hits.length < n) {
-        if (Date.now() > until) throw new Error(`receiver got ${hits.length} of ${n} requests within ${ms} ms`);
-        await Bun.sleep(5);
-      }
+      await waitFor(() => hits.length >= n, ms, () => `${n} requests to the receiver (it got ${hits.length})`);
       return hits.slice(0, n);
     },
     async stop() {

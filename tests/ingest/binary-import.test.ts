@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateStreamCommand, KinesisClient, PutRecordCommand } from "@aws-sdk/client-kinesis";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
-import { freePort } from "../kinds/fake-gcs.ts";
+import { freePort } from "../helpers/sidecar.ts";
 import { confluent, produce, startKfake, type Kfake } from "./kafka-helpers.ts";
 
 const ROOT = join(import.meta.dir, "../..");

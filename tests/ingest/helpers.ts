@@ -3,7 +3,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message, PubSub, Subscription } from "@google-cloud/pubsub";
 import { unique } from "../helpers/emulator.ts";
-import { rawClients, type RawClients } from "../helpers/raw-clients.ts";
+import { pullUntil, rawClients, type RawClients } from "../helpers/raw-clients.ts";
 
 /** A topic and a pull subscription on it, then the ingestion settings (so nothing ingested is missed). */
 export async function importTopic(pubsub: PubSub, settings: Record<string, unknown>) {
@@ -33,16 +33,8 @@ export interface Pulled {
 
 /** Pulls (and acks) until `n` messages came or `ms` passed; then one more immediate pull must find nothing new. */
 export async function pullN(raw: RawClients, subscription: string, n: number, ms = 5000): Promise<Pulled[]> {
-  const out: Pulled[] = [];
-  const until = Date.now() + ms;
-  while (out.length < n && Date.now() < until) {
-    const [res] = await raw.subscriber.pull({ subscription, maxMessages: 1000, returnImmediately: true });
-    const got = res.receivedMessages ?? [];
-    if (got.length) await raw.subscriber.acknowledge({ subscription, ackIds: got.map((r) => r.ackId!) });
-    for (const r of got) out.push({ data: Buffer.from(r.message!.data as Uint8Array).toString(), attributes: { ...(r.message!.attributes ?? {}) } });
-    if (!got.length) await Bun.sleep(20);
-  }
-  return out;
+  const got = await pullUntil(raw.subscriber, subscription, n, ms, 1000);
+  return got.map((r) => ({ data: Buffer.from(r.message!.data as Uint8Array).toString(), attributes: { ...(r.message!.attributes ?? {}) } }));
 }
 
 export async function pullNothing(raw: RawClients, subscription: string): Promise<number> {

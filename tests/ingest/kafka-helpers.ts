@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Admin, Producer } from "@platformatic/kafka";
-import { freePort } from "../kinds/fake-gcs.ts";
+import { freePort } from "../helpers/sidecar.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 let binary: string | null = null;

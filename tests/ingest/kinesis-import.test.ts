@@ -11,7 +11,7 @@ import { CreateStreamCommand, DescribeStreamCommand, KinesisClient, PutRecordCom
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
-import { freePort } from "../kinds/fake-gcs.ts";
+import { freePort } from "../helpers/sidecar.ts";
 import { importTopic, orderedImport, pullN, pullNothing, rawClients } from "./helpers.ts";
 
 const ACCOUNT = "000000000000";

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import avro from "avsc";
 import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import type { RawClients } from "../helpers/raw-clients.ts";
+import { pullUntil, type RawClients } from "../helpers/raw-clients.ts";
 import { StorageDir } from "../kinds/storage-helpers.ts";
 import { avroContainer } from "../../src/sinks/storage/encode.ts";
 import { importTopic, pullN, pullNothing, putObject, rawClients } from "./helpers.ts";
@@ -88,15 +88,7 @@ test("Avro objects: each record a message in Avro binary; Pub/Sub Avro restores 
 });
 
 async function pullRaw(subscription: string, n: number): Promise<Buffer[]> {
-  const out: Buffer[] = [];
-  const until = Date.now() + 5000;
-  while (out.length < n && Date.now() < until) {
-    const [res] = await raw.subscriber.pull({ subscription, maxMessages: 100, returnImmediately: true });
-    for (const r of res.receivedMessages ?? []) out.push(Buffer.from(r.message!.data as Uint8Array));
-    if (res.receivedMessages?.length) await raw.subscriber.acknowledge({ subscription, ackIds: res.receivedMessages.map((r) => r.ackId!) });
-    else await Bun.sleep(20);
-  }
-  return out;
+  return (await pullUntil(raw.subscriber, subscription, n)).map((r) => Buffer.from(r.message!.data as Uint8Array));
 }
 
 test("a missing bucket is BUCKET_NOT_FOUND (the topic INGESTION_RESOURCE_ERROR) until it exists", async () => {

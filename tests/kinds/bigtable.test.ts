@@ -4,8 +4,8 @@
  */
 import { Bigtable, type Instance } from "@google-cloud/bigtable";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
-import { stateOf } from "./helpers.ts";
+import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
+import { stateOf, waitForState } from "./helpers.ts";
 import { startBigtableEmulator, type BigtableEmulator } from "./bigtable-emulator.ts";
 import { messageIdHash } from "../../src/sinks/bigtable/kind.ts";
 
@@ -40,11 +40,7 @@ async function readRows(tableId: string): Promise<{ id: string; data: Record<str
 
 async function waitRows(tableId: string, n: number) {
   let rows: Awaited<ReturnType<typeof readRows>> = [];
-  const until = Date.now() + 5000;
-  while ((rows = await readRows(tableId)).length < n) {
-    if (Date.now() > until) throw new Error(`${rows.length} of ${n} rows in ${tableId}`);
-    await Bun.sleep(20);
-  }
+  await waitFor(async () => (rows = await readRows(tableId)).length >= n, 5000, () => `${n} rows in ${tableId} (${rows.length})`, 20);
   return rows;
 }
 
@@ -98,11 +94,7 @@ test("a missing table is PERMISSION_DENIED (NOT_FOUND is unused since googleapis
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId) } });
   await topic.publishMessage({ data: Buffer.from("later") });
-  const until = Date.now() + 5000;
-  while ((await stateOf(sub, "bigtableConfig")) !== "PERMISSION_DENIED") {
-    if (Date.now() > until) throw new Error("never PERMISSION_DENIED");
-    await Bun.sleep(20);
-  }
+  await waitForState(sub, "bigtableConfig", "PERMISSION_DENIED");
   await instance.createTable(tableId, { families: ["data"] });
   await emu.advance("61s");
   const [row] = await waitRows(tableId, 1);
@@ -117,11 +109,7 @@ test("a table without the data family is SCHEMA_MISMATCH until the family is add
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId) } });
   await topic.publishMessage({ data: Buffer.from("x") });
-  const until = Date.now() + 5000;
-  while ((await stateOf(sub, "bigtableConfig")) !== "SCHEMA_MISMATCH") {
-    if (Date.now() > until) throw new Error("never SCHEMA_MISMATCH");
-    await Bun.sleep(20);
-  }
+  await waitForState(sub, "bigtableConfig", "SCHEMA_MISMATCH");
   await instance.table(tableId).createFamily("data");
   await emu.advance("61s");
   const [row] = await waitRows(tableId, 1);
@@ -154,11 +142,12 @@ describe("column_family_mapping (the clients of 2026-11; created over REST: the 
     await topic.publishMessage({ json: { region: "us", id: 9 } });
     // A batch with unwritable messages pauses the subscription (on the manual clock) before they come back.
     let rows = await readRows(tableId);
-    for (const until = Date.now() + 10_000; rows.length < 2; rows = await readRows(tableId)) {
-      if (Date.now() > until) throw new Error(`${rows.length} of 2 rows`);
+    const twoRows = async () => {
+      if ((rows = await readRows(tableId)).length >= 2) return true;
       await emu.advance("61s");
-      await Bun.sleep(50);
-    }
+      return false;
+    };
+    await waitFor(twoRows, 10_000, () => `2 rows (${rows.length})`, 50);
     expect(rows.map((r) => r.id).sort()).toEqual(["eu#7", "us#9"]);
     const eu = rows.find((r) => r.id === "eu#7")!;
     const cell = (family: string, q: string) => eu.data[family][q][0].value;
@@ -178,11 +167,7 @@ describe("column_family_mapping (the clients of 2026-11; created over REST: the 
     const { res, sub } = await mappedSub(topic.name, { rowKeySchema: {} }, tableId);
     expect(res.status).toBe(200);
     await topic.publishMessage({ json: { a: 1 } });
-    const until = Date.now() + 5000;
-    while ((await stateOf(sub, "bigtableConfig")) !== "SCHEMA_MISMATCH") {
-      if (Date.now() > until) throw new Error("never SCHEMA_MISMATCH");
-      await Bun.sleep(20);
-    }
+    await waitForState(sub, "bigtableConfig", "SCHEMA_MISMATCH");
   }, 20_000);
 
   test("the mapping's rules, each refusal naming its field", async () => {

@@ -46,6 +46,11 @@ export async function stateOf(sub: Subscription, field: "bigqueryConfig" | "bigt
   return String((meta[field] as { state?: unknown } | null)?.state);
 }
 
+/** Resolves once the kind's state is `state` (bounded: 5 s). */
+export async function waitForState(sub: Subscription, field: "bigqueryConfig" | "bigtableConfig", state: string): Promise<void> {
+  await waitFor(async () => (await stateOf(sub, field)) === state, 5000, `${field}.state ${state}`, 20);
+}
+
 /** The subscription's own state (ACTIVE or RESOURCE_ERROR), beside its kind's. */
 export async function subscriptionState(sub: Subscription): Promise<string> {
   const [meta] = await sub.getMetadata();

@@ -1,5 +1,6 @@
 /**
- * The lean gRPC server (`--grpc-server lean`, the default): gRPC over Bun's own node:http2, with
+ * The lean gRPC server (`--grpc-server lean`; the default is raw, our own HTTP/2 in h2/, which
+ * shares routes.ts with it): gRPC over Bun's own node:http2, with
  * no grpc-js on the serving path. Each stream goes to routes.ts. HTTP/2 itself (SETTINGS, flow
  * control, PING answers, GOAWAY) is the runtime's.
  */

@@ -1,18 +1,8 @@
 /** Cloud Storage subscriptions: every rule of cloud_storage_config, one delivery kind, masks, Pull refused. */
-import { createSub, subr, type Obj, type StatusRow } from "./row.ts";
+import { invalidCreate, invalidUpdate, pullRefused, type Obj, type StatusRow } from "./row.ts";
 
 const BUCKET = "my-bucket";
 const gcs = (extra: Obj) => ({ cloudStorageConfig: { bucket: BUCKET, ...extra } });
-
-const invalidCreate = (name: string, extra: Obj, mentions: string): StatusRow => ({
-  name: `CreateSubscription with ${name} → INVALID_ARGUMENT`,
-  call: createSub(extra),
-  code: "INVALID_ARGUMENT",
-  mentions,
-});
-
-const update = (mask: string[], subscription: (f: Obj) => Obj) =>
-  subr("UpdateSubscription", (f) => ({ subscription: subscription(f), updateMask: { paths: mask } }));
 
 export const CLOUD_STORAGE_ROWS: StatusRow[] = [
   invalidCreate("a gs:// bucket", { cloudStorageConfig: { bucket: "gs://bad" } }, 'without any prefix like "gs://"'),
@@ -40,46 +30,36 @@ export const CLOUD_STORAGE_ROWS: StatusRow[] = [
   invalidCreate("push and Cloud Storage together", { pushConfig: { pushEndpoint: "http://127.0.0.1:9/p" }, ...gcs({}) }, "cloud_storage_config"),
   invalidCreate("BigQuery and Cloud Storage together", { bigqueryConfig: { table: "test-project.ds.table" }, ...gcs({}) }, "at most one of"),
   invalidCreate("Bigtable and Cloud Storage together", { bigtableConfig: { table: "projects/test-project/instances/inst-1/tables/t1" }, ...gcs({}) }, "at most one of"),
-  {
-    name: "UpdateSubscription with max_duration of 11 minutes → INVALID_ARGUMENT",
-    call: update(["cloud_storage_config.max_duration"], (f) => ({ name: f.gcsSub, cloudStorageConfig: { maxDuration: { seconds: 660 } } })),
-    code: "INVALID_ARGUMENT",
-    mentions: "cloud_storage_config.max_duration",
-  },
-  {
-    name: "UpdateSubscription with max_messages of 10 → INVALID_ARGUMENT",
-    call: update(["cloud_storage_config.max_messages"], (f) => ({ name: f.gcsSub, cloudStorageConfig: { maxMessages: 10 } })),
-    code: "INVALID_ARGUMENT",
-    mentions: "cloud_storage_config.max_messages",
-  },
-  {
-    name: "UpdateSubscription with a gs:// bucket → INVALID_ARGUMENT",
-    call: update(["cloud_storage_config.bucket"], (f) => ({ name: f.gcsSub, cloudStorageConfig: { bucket: "gs://b" } })),
-    code: "INVALID_ARGUMENT",
-    mentions: "cloud_storage_config.bucket",
-  },
-  {
-    name: "UpdateSubscription of the output-only cloud_storage_config.state → INVALID_ARGUMENT",
-    call: update(["cloud_storage_config.state"], (f) => ({ name: f.gcsSub, cloudStorageConfig: { state: "ACTIVE" } })),
-    code: "INVALID_ARGUMENT",
-    mentions: "cloud_storage_config.state",
-  },
-  {
-    name: "UpdateSubscription adding a BigQuery table to a Cloud Storage subscription → INVALID_ARGUMENT",
-    call: update(["bigquery_config"], (f) => ({ name: f.gcsSub, bigqueryConfig: { table: "test-project.ds.table" } })),
-    code: "INVALID_ARGUMENT",
-    mentions: "at most one of",
-  },
-  {
-    name: "Pull on a Cloud Storage subscription → FAILED_PRECONDITION",
-    call: subr("Pull", (f) => ({ subscription: f.gcsSub, maxMessages: 1 })),
-    code: "FAILED_PRECONDITION",
-    mentions: "Cloud Storage subscriptions",
-  },
-  {
-    name: "StreamingPull on a Cloud Storage subscription → FAILED_PRECONDITION",
-    stream: (f) => [{ subscription: f.gcsSub, streamAckDeadlineSeconds: 10 }],
-    code: "FAILED_PRECONDITION",
-    mentions: "Cloud Storage subscriptions",
-  },
+  invalidUpdate(
+    "with max_duration of 11 minutes",
+    ["cloud_storage_config.max_duration"],
+    (f) => ({ name: f.gcsSub, cloudStorageConfig: { maxDuration: { seconds: 660 } } }),
+    "cloud_storage_config.max_duration",
+  ),
+  invalidUpdate(
+    "with max_messages of 10",
+    ["cloud_storage_config.max_messages"],
+    (f) => ({ name: f.gcsSub, cloudStorageConfig: { maxMessages: 10 } }),
+    "cloud_storage_config.max_messages",
+  ),
+  invalidUpdate(
+    "with a gs:// bucket",
+    ["cloud_storage_config.bucket"],
+    (f) => ({ name: f.gcsSub, cloudStorageConfig: { bucket: "gs://b" } }),
+    "cloud_storage_config.bucket",
+  ),
+  invalidUpdate(
+    "of the output-only cloud_storage_config.state",
+    ["cloud_storage_config.state"],
+    (f) => ({ name: f.gcsSub, cloudStorageConfig: { state: "ACTIVE" } }),
+    "cloud_storage_config.state",
+  ),
+  invalidUpdate(
+    "adding a BigQuery table to a Cloud Storage subscription",
+    ["bigquery_config"],
+    (f) => ({ name: f.gcsSub, bigqueryConfig: { table: "test-project.ds.table" } }),
+    "at most one of",
+  ),
+  pullRefused("Cloud Storage", (f) => f.gcsSub),
+  pullRefused("Cloud Storage", (f) => f.gcsSub, true),
 ];

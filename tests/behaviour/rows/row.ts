@@ -3,7 +3,7 @@
  * method, request, expected code, the words the message must contain, and the google.rpc details
  * the error must carry on every transport. status.test.ts runs every row over gRPC and over REST.
  */
-import { PROJECT, unique } from "../../helpers/emulator.ts";
+import { PARENT, schemaPath, snapPath, subPath, topicPath } from "../../helpers/project.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = Record<string, any>;
@@ -57,11 +57,7 @@ export interface StatusRow {
   rest?: { code: Code; mentions: Mentions };
 }
 
-export const PARENT = `projects/${PROJECT}`;
-export const topicPath = (id = unique("t")) => `${PARENT}/topics/${id}`;
-export const subPath = (id = unique("s")) => `${PARENT}/subscriptions/${id}`;
-export const snapPath = (id = unique("snap")) => `${PARENT}/snapshots/${id}`;
-export const schemaPath = (id = unique("sch")) => `${PARENT}/schemas/${id}`;
+export { PARENT, schemaPath, snapPath, subPath, topicPath };
 export const data = (s = "x") => Buffer.from(s);
 
 type Request = (f: Fixtures) => Obj;
@@ -76,3 +72,29 @@ export const createSub = (extra: Obj | Request) =>
 
 /** A one-field record schema: `{}` does not conform to it. */
 export const AVRO = JSON.stringify({ type: "record", name: "R", fields: [{ name: "a", type: "string" }] });
+
+/** CreateSubscription with `extra` on the shared topic, refused as INVALID_ARGUMENT naming `mentions`. */
+export const invalidCreate = (name: string, extra: Obj, mentions: string): StatusRow => ({
+  name: `CreateSubscription with ${name} → INVALID_ARGUMENT`,
+  call: createSub(extra),
+  code: "INVALID_ARGUMENT",
+  mentions,
+});
+
+/** UpdateSubscription of `mask` with the subscription `subscription(f)` builds, refused as INVALID_ARGUMENT. */
+export const invalidUpdate = (name: string, mask: string[], subscription: Request, mentions: string): StatusRow => ({
+  name: `UpdateSubscription ${name} → INVALID_ARGUMENT`,
+  call: subr("UpdateSubscription", (f) => ({ subscription: subscription(f), updateMask: { paths: mask } })),
+  code: "INVALID_ARGUMENT",
+  mentions,
+});
+
+/** Pull (`stream`: StreamingPull) on a subscription that delivers elsewhere → FAILED_PRECONDITION naming its kind. */
+export const pullRefused = (kind: string, sub: (f: Fixtures) => string, stream = false): StatusRow => ({
+  name: `${stream ? "StreamingPull" : "Pull"} on a ${kind} subscription → FAILED_PRECONDITION`,
+  ...(stream
+    ? { stream: (f: Fixtures) => [{ subscription: sub(f), streamAckDeadlineSeconds: 10 }] }
+    : { call: subr("Pull", (f) => ({ subscription: sub(f), maxMessages: 1 })) }),
+  code: "FAILED_PRECONDITION",
+  mentions: `${kind} subscriptions`,
+});
