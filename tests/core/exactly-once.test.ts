@@ -1,11 +1,8 @@
 /** Exactly-once delivery: ack id validity, the unary failure with ErrorInfo, stream confirmations. */
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, caught, nack, openStream, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
+import { SEC, ack, caught, nack, openStream, publishTexts, pullNow, setup, texts, topicAndSub, setupWithSub } from "../helpers/core.ts";
 
-const eod = () => {
-  const f = setup();
-  return { ...f, ...topicAndSub(f.broker, { enableExactlyOnceDelivery: true }) };
-};
+const eod = () => setupWithSub({ enableExactlyOnceDelivery: true });
 
 describe("unary Acknowledge and ModifyAckDeadline", () => {
   test("a valid ack id succeeds", async () => {

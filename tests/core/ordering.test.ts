@@ -1,10 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, nack, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
+import { SEC, ack, nack, publishTexts, pullNow, setup, texts, topicAndSub, setupWithSub } from "../helpers/core.ts";
 
-const ordered = () => {
-  const f = setup();
-  return { ...f, ...topicAndSub(f.broker, { enableMessageOrdering: true }) };
-};
+const ordered = () => setupWithSub({ enableMessageOrdering: true });
 
 describe("message ordering", () => {
   test("a key's messages come in publish order as one batch", async () => {

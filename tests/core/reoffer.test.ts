@@ -5,14 +5,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import { REOFFER_MS } from "../../src/core/subscription/reoffer.ts";
-import { SEC, nack, openStream, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
+import { SEC, nack, openStream, publishTexts, pullNow, setup, texts, topicAndSub, setupWithSub } from "../helpers/core.ts";
 
 function twoStreams(subExtra = {}) {
-  const f = setup();
-  const names = topicAndSub(f.broker, subExtra);
-  const a = openStream(f.broker, names.sub, { maxOutstandingMessages: 100 });
-  const b = openStream(f.broker, names.sub, { maxOutstandingMessages: 100 });
-  return { ...f, ...names, a, b };
+  const f = setupWithSub(subExtra);
+  const a = openStream(f.broker, f.sub, { maxOutstandingMessages: 100 });
+  const b = openStream(f.broker, f.sub, { maxOutstandingMessages: 100 });
+  return { ...f, a, b };
 }
 
 const nums = (n: number) => Array.from({ length: n }, (_, i) => String(i));

@@ -1,14 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { StreamSession, type StreamRequest } from "../../src/core/delivery/stream-session.ts";
 import { REOFFER_MS } from "../../src/core/subscription/reoffer.ts";
-import { FakeSink, SEC, caught, publishTexts, pullNow, setup, subName, texts, topicAndSub, expectRefused } from "../helpers/core.ts";
+import { FakeSink, SEC, caught, publishTexts, pullNow, setup, subName, texts, topicAndSub, expectRefused, setupWithSub } from "../helpers/core.ts";
 
 function open(first: Partial<StreamRequest> = {}, subExtra = {}) {
-  const f = setup();
-  const names = topicAndSub(f.broker, subExtra);
+  const f = setupWithSub(subExtra);
   const sink = new FakeSink();
-  const session = new StreamSession(f.broker, { subscription: names.sub, streamAckDeadlineSeconds: 10, ...first }, sink);
-  return { ...f, ...names, sink, session };
+  const session = new StreamSession(f.broker, { subscription: f.sub, streamAckDeadlineSeconds: 10, ...first }, sink);
+  return { ...f, sink, session };
 }
 
 const nums = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String(from + i));

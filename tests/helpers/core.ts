@@ -50,6 +50,12 @@ export function topicAndSub(broker: Broker, subExtra: Partial<SubscriptionResour
   return { topic, sub };
 }
 
+/** A broker on a manual clock with one topic and one subscription on it, created with `subExtra`. */
+export function setupWithSub(subExtra: Partial<SubscriptionResource> = {}) {
+  const f = setup();
+  return { ...f, ...topicAndSub(f.broker, subExtra) };
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 export const bytes = (s: string) => encoder.encode(s);

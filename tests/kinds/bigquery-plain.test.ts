@@ -1,25 +1,16 @@
 /** BigQuery subscriptions without a schema: the `data` column, metadata columns, states, Pull refused. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
+import { expect, test } from "bun:test";
+import { PROJECT, unique, waitFor } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
-import { BqDir, col, METADATA, stateOf, subscriptionState } from "./helpers.ts";
+import { bigQueryFile, col, METADATA, stateOf, subscriptionState } from "./helpers.ts";
 
-let emu: TestEmulator;
-const bq = new BqDir();
-beforeAll(async () => {
-  emu = await startTestEmulator({ clock: "manual", bigqueryDir: bq.dir });
-});
-afterAll(async () => {
-  await emu?.close();
-  bq.remove();
-});
-
-const tableName = () => `${PROJECT}.ds.${unique("t").replace(/-/g, "_")}`;
+const file = bigQueryFile();
+const { bq, tableName } = file;
 
 test("a STRING data column gets the message text; nothing else is written without write_metadata", async () => {
   const table = tableName();
   bq.declare(table, [col("data", "STRING"), col("other", "INTEGER")]);
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
@@ -27,17 +18,17 @@ test("a STRING data column gets the message text; nothing else is written withou
   const rows = await bq.waitRows(table, 1);
   expect(rows).toEqual([{ data: "hello" }]);
   // The metrics count rows per subscription (once the write is acked), labelled with the kind and the state.
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.rows === 1, 5000, "the row counted");
-  const metrics = await (await fetch(`http://${emu.endpoint}/metrics`)).text();
+  await waitFor(() => file.emu.broker.exportStatus(sub.name)?.rows === 1, 5000, "the row counted");
+  const metrics = await (await fetch(`http://${file.emu.endpoint}/metrics`)).text();
   const id = sub.name.split("/").pop();
   expect(metrics).toContain(`pubsub_emulator_export_rows_written_total{project="${PROJECT}",subscription="${id}",topic="${topic.name.split("/").pop()}",kind="bigquery",state="ACTIVE"} 1`);
-  expect(emu.broker.exportStatus(sub.name)).toEqual({ kind: "bigquery", state: "ACTIVE", rows: 1 });
+  expect(file.emu.broker.exportStatus(sub.name)).toEqual({ kind: "bigquery", state: "ACTIVE", rows: 1 });
 });
 
 test("write_metadata adds subscription_name, message_id, publish_time and attributes; BYTES data is base64", async () => {
   const table = tableName();
   bq.declare(table, [col("data", "BYTES", "REQUIRED"), ...METADATA]);
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
   const id = await topic.publishMessage({ data: Buffer.from([0, 255, 1]), attributes: { k: "v", x: "y" } });
@@ -52,7 +43,7 @@ test("write_metadata adds subscription_name, message_id, publish_time and attrib
 test("write_metadata puts a message's ordering key into the attributes JSON as ordering_key", async () => {
   const table = tableName();
   bq.declare(table, [col("data", "STRING"), ...METADATA]);
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
   const ordered = pubsub.topic(topic.name, { messageOrdering: true });
@@ -63,7 +54,7 @@ test("write_metadata puts a message's ordering key into the attributes JSON as o
 
 test("a missing table is NOT_FOUND, and delivery resumes by itself once the table exists", async () => {
   const table = tableName();
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
@@ -72,33 +63,33 @@ test("a missing table is NOT_FOUND, and delivery resumes by itself once the tabl
   await Bun.sleep(50);
   expect(bq.rows(table)).toEqual([]);
   bq.declare(table, [col("data", "STRING")]);
-  await emu.advance("61s");
+  await file.emu.advance("61s");
   expect(await bq.waitRows(table, 1)).toEqual([{ data: "waits" }]);
   expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
   expect(await subscriptionState(sub)).toBe("ACTIVE");
   // Removed again: the next write finds it gone and the subscription reports it once more.
   bq.undeclare(table);
   await topic.publishMessage({ data: Buffer.from("again") });
-  await waitFor(() => emu.broker.getSubscription(sub.name).state === "RESOURCE_ERROR", 5000, "RESOURCE_ERROR again");
+  await waitFor(() => file.emu.broker.getSubscription(sub.name).state === "RESOURCE_ERROR", 5000, "RESOURCE_ERROR again");
   expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
 });
 
 test("a table that does not fit is SCHEMA_MISMATCH until it does", async () => {
   const table = tableName();
   bq.declare(table, [col("payload", "STRING")]);
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("SCHEMA_MISMATCH");
   await topic.publishMessage({ data: Buffer.from("{}") });
   // Metadata columns present, but a REQUIRED column nothing writes: still a mismatch.
   bq.declare(table, [col("data", "JSON"), ...METADATA, col("must", "STRING", "REQUIRED")]);
-  await emu.advance("61s");
+  await file.emu.advance("61s");
   await Bun.sleep(50);
   expect(await stateOf(sub, "bigqueryConfig")).toBe("SCHEMA_MISMATCH");
   bq.declare(table, [col("data", "JSON"), ...METADATA]);
   for (let i = 0; i < 3 && bq.rows(table).length === 0; i++) {
-    await emu.advance("61s");
+    await file.emu.advance("61s");
     await Bun.sleep(50);
   }
   const [row] = await bq.waitRows(table, 1);
@@ -109,7 +100,7 @@ test("a table that does not fit is SCHEMA_MISMATCH until it does", async () => {
 test("an update to another table re-checks it; an update to a pull subscription stops the writes", async () => {
   const good = tableName();
   bq.declare(good, [col("data", "STRING")]);
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table: tableName() } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");

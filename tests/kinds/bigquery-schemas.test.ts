@@ -1,22 +1,13 @@
 /** BigQuery subscriptions with use_topic_schema (Avro, Protocol Buffer) and use_table_schema, field by field. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import protobuf from "protobufjs";
-import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
+import { PROJECT, unique } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
-import { BqDir, col, METADATA, stateOf } from "./helpers.ts";
+import { bigQueryFile, col, METADATA, stateOf } from "./helpers.ts";
 import { protoc, SHOP_FILES } from "../helpers/protoc.ts";
 
-let emu: TestEmulator;
-const bq = new BqDir();
-beforeAll(async () => {
-  emu = await startTestEmulator({ clock: "manual", bigqueryDir: bq.dir });
-});
-afterAll(async () => {
-  await emu?.close();
-  bq.remove();
-});
-
-const tableName = () => `${PROJECT}.ds.${unique("t").replace(/-/g, "_")}`;
+const file = bigQueryFile();
+const { bq, tableName } = file;
 
 const AVRO = {
   type: "record",
@@ -47,7 +38,7 @@ const AVRO_TABLE = [
 ];
 
 async function schemaTopic(type: "AVRO" | "PROTOCOL_BUFFER", definition: string, encoding: "JSON" | "BINARY") {
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const schema = await pubsub.createSchema(unique("sch"), type as never, definition);
   const [topic] = await pubsub.createTopic({ name: unique("t"), schemaSettings: { schema: await schema.getName(), encoding } });
   return { pubsub, topic };
@@ -149,7 +140,7 @@ test("Protocol Buffer topic schema (BINARY): ints as TIMESTAMP, enums as INTEGER
 test("use_table_schema: JSON data onto the table's columns; drop_unknown_fields drops extra keys", async () => {
   const table = tableName();
   bq.declare(table, [col("name", "STRING", "REQUIRED"), col("n", "INTEGER"), col("at", "TIMESTAMP"), col("doc", "JSON"), col("ok", "BOOLEAN")]);
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   await topic.createSubscription(unique("s"), { bigqueryConfig: { table, useTableSchema: true, dropUnknownFields: true } });
   await topic.publishMessage({ json: { name: "a", n: "42", at: "2024-01-02T03:04:05.5+01:00", doc: { x: [1] }, ok: false, extra: 1 } });
@@ -160,7 +151,7 @@ test("use_table_schema: JSON data onto the table's columns; drop_unknown_fields 
 test("use_table_schema: a message that cannot be written is redelivered, then dead-lettered as the real service does", async () => {
   const table = tableName();
   bq.declare(table, [col("name", "STRING", "REQUIRED")]);
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic(unique("t"));
   const [dlq] = await pubsub.createTopic(unique("dlq"));
   const [dlqSub] = await dlq.createSubscription(unique("s"));
@@ -173,7 +164,7 @@ test("use_table_schema: a message that cannot be written is redelivered, then de
   await bq.waitRows(table, 1);
   const got = receive(dlqSub, 1, { ms: 8000 });
   for (let i = 0; i < 8; i++) {
-    await emu.advance("61s");
+    await file.emu.advance("61s");
     await Bun.sleep(30);
   }
   const [dead] = await got;
@@ -216,13 +207,13 @@ test("a compiled (two-file) Protocol Buffer topic schema: use_topic_schema write
   bq.declare(table, [col("id", "STRING"), col("total", "RECORD", "NULLABLE", [col("currency", "STRING"), col("units", "INTEGER")]), col("items", "STRING", "REPEATED")]);
   const schemaId = unique("sch");
   // Over REST: the Node client's bundled protos do not carry compiled_proto_schema yet.
-  const res = await fetch(`http://${emu.endpoint}/v1/projects/${PROJECT}/schemas?schemaId=${schemaId}`, {
+  const res = await fetch(`http://${file.emu.endpoint}/v1/projects/${PROJECT}/schemas?schemaId=${schemaId}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ type: "PROTOCOL_BUFFER", compiledProtoSchema: { rootMessage: "shop.Order", compiledBytes: protoc(SHOP_FILES, "shop/order.proto").toString("base64") } }),
   });
   expect(res.status).toBe(200);
-  const pubsub = emu.client();
+  const pubsub = file.emu.client();
   const [topic] = await pubsub.createTopic({ name: unique("t"), schemaSettings: { schema: `projects/${PROJECT}/schemas/${schemaId}`, encoding: "BINARY" } });
   const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, useTopicSchema: true } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subscription } from "@google-cloud/pubsub";
-import { waitFor } from "../helpers/emulator.ts";
+import { afterAll, beforeAll } from "bun:test";
+import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 
 export class BqDir {
   readonly dir = mkdtempSync(join(tmpdir(), "bq-"));
@@ -39,6 +40,25 @@ export class BqDir {
   remove(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** This file's emulator, on the manual clock, writing BigQuery tables under a fresh directory (both gone after the file). */
+export function bigQueryFile() {
+  const bq = new BqDir();
+  const file = {
+    bq,
+    emu: undefined as unknown as TestEmulator,
+    /** A fresh `project.dataset.table` name. */
+    tableName: () => `${PROJECT}.ds.${unique("t").replace(/-/g, "_")}`,
+  };
+  beforeAll(async () => {
+    file.emu = await startTestEmulator({ clock: "manual", bigqueryDir: bq.dir });
+  });
+  afterAll(async () => {
+    await file.emu?.close();
+    bq.remove();
+  });
+  return file;
 }
 
 export async function stateOf(sub: Subscription, field: "bigqueryConfig" | "bigtableConfig"): Promise<string> {
