@@ -8,107 +8,110 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
 import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
-
-/** Other test files in this process may have counted theirs: only this file's count matters. */
-let internalBefore = 0;
-beforeAll(() => {
-  internalBefore = internalErrorCount();
-});
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { methods, rawChannel, withBytes, type Method, type Outcome } from "../helpers/raw-bytes.ts";
 import { BAD_UTF8, BAD_UTF8_MARKER, markOneString, mutate, poison, rng, templates, type Rng } from "./generators.ts";
+import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
-const CASES = Number(process.env.FUZZ_CASES ?? 120);
-/** Every unary call must be answered within this; a stream still open at STREAM_MS is fine. */
-const CALL_MS = 5000;
-const STREAM_MS = 300;
-const PARALLEL = 24;
-const MAX_DETAILS = 2048;
+forEachGrpcServer((grpcServer) => {
+  /** Other test files in this process may have counted theirs: only this file's count matters. */
+  let internalBefore = 0;
+  beforeAll(() => {
+    internalBefore = internalErrorCount();
+  });
 
-let emu: TestEmulator;
-let topic: string;
-let sub: string;
-const project = `projects/fuzz-${process.pid}`;
+  const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
+  const CASES = Number(process.env.FUZZ_CASES ?? 120);
+  /** Every unary call must be answered within this; a stream still open at STREAM_MS is fine. */
+  const CALL_MS = 5000;
+  const STREAM_MS = 300;
+  const PARALLEL = 24;
+  const MAX_DETAILS = 2048;
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ pullWaitMs: 50 });
-  const ch = rawChannel(emu.endpoint);
-  topic = `${project}/topics/${unique("fuzz")}`;
-  sub = `${project}/subscriptions/${unique("fuzz")}`;
-  const create = methods().find((m) => m.name === "CreateTopic")!;
-  const createSub = methods().find((m) => m.name === "CreateSubscription")!;
-  expect((await ch.send(create, create.encode({ name: topic }))).code).toBe(0);
-  expect((await ch.send(createSub, createSub.encode({ name: sub, topic }))).code).toBe(0);
-  ch.close();
-});
-afterAll(() => emu.close());
+  let emu: TestEmulator;
+  let topic: string;
+  let sub: string;
+  const project = `projects/fuzz-${process.pid}`;
 
-type Kind = "random" | "mutated" | "hostile" | "invalid-utf8";
-const KINDS: Kind[] = ["random", "mutated", "hostile", "invalid-utf8"];
+  beforeAll(async () => {
+    emu = await startTestEmulator({ grpcServer, pullWaitMs: 50 });
+    const ch = rawChannel(emu.endpoint);
+    topic = `${project}/topics/${unique("fuzz")}`;
+    sub = `${project}/subscriptions/${unique("fuzz")}`;
+    const create = methods().find((m) => m.name === "CreateTopic")!;
+    const createSub = methods().find((m) => m.name === "CreateSubscription")!;
+    expect((await ch.send(create, create.encode({ name: topic }))).code).toBe(0);
+    expect((await ch.send(createSub, createSub.encode({ name: sub, topic }))).code).toBe(0);
+    ch.close();
+  });
+  afterAll(() => emu.close());
 
-function body(r: Rng, m: Method, kind: Kind, template: () => Record<string, unknown>): Buffer {
-  if (kind === "random") return r.bytes(r.int(256));
-  if (kind === "mutated") return mutate(r, m.encode(template()));
-  if (kind === "invalid-utf8") {
-    const req = template();
-    if (!markOneString(r, req)) return r.bytes(r.int(256));
-    return withBytes(m.encode(req), BAD_UTF8_MARKER, BAD_UTF8);
-  }
-  // A poisoned value of the wrong type does not encode; try again, then send it garbled.
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const req = template();
-    poison(r, req);
-    try {
-      return m.encode(req);
-    } catch {
-      continue;
+  type Kind = "random" | "mutated" | "hostile" | "invalid-utf8";
+  const KINDS: Kind[] = ["random", "mutated", "hostile", "invalid-utf8"];
+
+  function body(r: Rng, m: Method, kind: Kind, template: () => Record<string, unknown>): Buffer {
+    if (kind === "random") return r.bytes(r.int(256));
+    if (kind === "mutated") return mutate(r, m.encode(template()));
+    if (kind === "invalid-utf8") {
+      const req = template();
+      if (!markOneString(r, req)) return r.bytes(r.int(256));
+      return withBytes(m.encode(req), BAD_UTF8_MARKER, BAD_UTF8);
     }
-  }
-  return mutate(r, m.encode(template()));
-}
-
-test(`every RPC answers random, mutated and hostile requests within ${CALL_MS} ms, never INTERNAL or UNKNOWN (seed ${SEED})`, async () => {
-  const r = rng(SEED);
-  let n = 0;
-  const t = templates(topic, sub, () => `fz-${++n}`);
-  const ch = rawChannel(emu.endpoint);
-  const counts: Record<string, number> = {};
-  const failures: string[] = [];
-  const jobs: (() => Promise<void>)[] = [];
-  for (const m of methods()) {
-    const template = t[m.name] ?? (() => ({}));
-    for (let i = 0; i < CASES; i++) {
-      const kind = KINDS[i % KINDS.length];
-      const b = body(r, m, kind, template);
-      jobs.push(async () => {
-        // A stream gets a valid first request half the time, so later requests reach the session.
-        const o: Outcome = m.streaming
-          ? await ch.stream(m, i % 2 ? [m.encode(template()), b] : [b], STREAM_MS)
-          : await ch.send(m, b, CALL_MS);
-        counts[`${o.code}`] = (counts[`${o.code}`] ?? 0) + 1;
-        const encoded = Buffer.byteLength(encodeURI(o.details.toWellFormed()));
-        if (o.code === -1 || o.code === grpc.status.INTERNAL || o.code === grpc.status.UNKNOWN || encoded > MAX_DETAILS) {
-          failures.push(`${m.name} ${kind} #${i}: code ${o.code} ${o.details.slice(0, 200)} (body ${b.toString("base64").slice(0, 200)})`);
-        }
-      });
+    // A poisoned value of the wrong type does not encode; try again, then send it garbled.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const req = template();
+      poison(r, req);
+      try {
+        return m.encode(req);
+      } catch {
+        continue;
+      }
     }
+    return mutate(r, m.encode(template()));
   }
-  for (let i = 0; i < jobs.length; i += PARALLEL) await Promise.all(jobs.slice(i, i + PARALLEL).map((j) => j()));
-  ch.close();
-  console.log(`grpc fuzz (seed ${SEED}): ${jobs.length} calls over ${methods().length} RPCs; outcomes by status code ${JSON.stringify(counts)}`);
-  expect(failures).toEqual([]);
-  expect(internalErrorCount() - internalBefore).toBe(0);
-}, 120_000);
 
-test("afterwards an official client is served as usual", async () => {
-  const ps = emu.client();
-  const [t] = await ps.createTopic(unique("after"));
-  const [s] = await t.createSubscription(unique("after"));
-  const got: string[] = [];
-  s.on("message", (m) => (got.push(m.data.toString()), m.ack()));
-  await t.publishMessage({ data: Buffer.from("after the fuzz") });
-  await waitFor(() => got.length === 1, 10_000, "a delivery after the fuzz");
-  expect(got).toEqual(["after the fuzz"]);
-  await s.close();
+  test(`every RPC answers random, mutated and hostile requests within ${CALL_MS} ms, never INTERNAL or UNKNOWN (seed ${SEED})`, async () => {
+    const r = rng(SEED);
+    let n = 0;
+    const t = templates(topic, sub, () => `fz-${++n}`);
+    const ch = rawChannel(emu.endpoint);
+    const counts: Record<string, number> = {};
+    const failures: string[] = [];
+    const jobs: (() => Promise<void>)[] = [];
+    for (const m of methods()) {
+      const template = t[m.name] ?? (() => ({}));
+      for (let i = 0; i < CASES; i++) {
+        const kind = KINDS[i % KINDS.length];
+        const b = body(r, m, kind, template);
+        jobs.push(async () => {
+          // A stream gets a valid first request half the time, so later requests reach the session.
+          const o: Outcome = m.streaming
+            ? await ch.stream(m, i % 2 ? [m.encode(template()), b] : [b], STREAM_MS)
+            : await ch.send(m, b, CALL_MS);
+          counts[`${o.code}`] = (counts[`${o.code}`] ?? 0) + 1;
+          const encoded = Buffer.byteLength(encodeURI(o.details.toWellFormed()));
+          if (o.code === -1 || o.code === grpc.status.INTERNAL || o.code === grpc.status.UNKNOWN || encoded > MAX_DETAILS) {
+            failures.push(`${m.name} ${kind} #${i}: code ${o.code} ${o.details.slice(0, 200)} (body ${b.toString("base64").slice(0, 200)})`);
+          }
+        });
+      }
+    }
+    for (let i = 0; i < jobs.length; i += PARALLEL) await Promise.all(jobs.slice(i, i + PARALLEL).map((j) => j()));
+    ch.close();
+    console.log(`grpc fuzz (seed ${SEED}): ${jobs.length} calls over ${methods().length} RPCs; outcomes by status code ${JSON.stringify(counts)}`);
+    expect(failures).toEqual([]);
+    expect(internalErrorCount() - internalBefore).toBe(0);
+  }, 120_000);
+
+  test("afterwards an official client is served as usual", async () => {
+    const ps = emu.client();
+    const [t] = await ps.createTopic(unique("after"));
+    const [s] = await t.createSubscription(unique("after"));
+    const got: string[] = [];
+    s.on("message", (m) => (got.push(m.data.toString()), m.ack()));
+    await t.publishMessage({ data: Buffer.from("after the fuzz") });
+    await waitFor(() => got.length === 1, 10_000, "a delivery after the fuzz");
+    expect(got).toEqual(["after the fuzz"]);
+    await s.close();
+  });
 });

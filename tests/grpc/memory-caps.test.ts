@@ -11,68 +11,71 @@ import { CGEXEC, makeCgroup, removeCgroup, setMemoryMax, type Cgroup } from "../
 import type { RawClients } from "../helpers/raw-grpc.ts";
 import { fillDrainRefill as fillUnderCap } from "../helpers/fill-drain.ts";
 import { spawnServer, type ServerProcess } from "../helpers/server-process.ts";
+import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 const MIB = 2 ** 20;
 
-let server: ServerProcess | null = null;
-let c: RawClients | null = null;
-let cgroup: Cgroup | null = null;
-afterEach(async () => {
-  c?.close();
-  await server?.stop();
-  if (cgroup) removeCgroup(cgroup);
-  server = c = cgroup = null;
-});
-
-const ulimit = (flag: string, bytes: number) => ["sh", "-c", `ulimit ${flag} ${bytes / 1024} && exec "$@"`, "sh"];
-
-/** Starts a server under `wrap` and runs it through fill, drain and refill. */
-async function fillDrainRefill(wrap: string[], capWords: RegExp, args: string[] = []) {
-  server = await spawnServer(["--log-level", "warn", ...args], { wrap });
-  const r = await fillUnderCap(server, capWords);
-  c = r.clients;
-  return r;
-}
-
-describe("reading the limits", () => {
-  const limits = `Limit                     Soft Limit           Hard Limit           Units
-Max data size             536870912            unlimited            bytes
-Max stack size            8388608              unlimited            bytes
-Max address space         unlimited            unlimited            bytes
-`;
-  test("soft RLIMIT_AS and RLIMIT_DATA from /proc/self/limits; unlimited is none", () => {
-    expect(parseRlimits(limits)).toEqual({ addressSpace: null, data: 512 * MIB });
-    const gauges = rlimitGauges(parseRlimits(limits));
-    expect(gauges.map((g) => g.what)).toEqual(["data segment"]);
-    expect(gauges[0]!.limit).toBeLessThan(512 * MIB);
-    expect(gauges[0]!.cap).toContain("RLIMIT_DATA");
-    // Nothing at all is admitted only near the limit itself, past the gauge's own limit.
-    expect(gauges[0]!.hard!).toBeGreaterThan(gauges[0]!.limit);
-    expect(gauges[0]!.hard!).toBeLessThan(512 * MIB);
-    expect(gauges[0]!.used()).toBeGreaterThan(0);
-    expect(rlimitGauges(parseRlimits(""))).toEqual([]);
+forEachGrpcServer((grpcServer) => {
+  let server: ServerProcess | null = null;
+  let c: RawClients | null = null;
+  let cgroup: Cgroup | null = null;
+  afterEach(async () => {
+    c?.close();
+    await server?.stop();
+    if (cgroup) removeCgroup(cgroup);
+    server = c = cgroup = null;
   });
-});
 
-describe("under each cap the publish past the budget is RESOURCE_EXHAUSTED and the server serves on", () => {
-  test("address space: ulimit -v 1 GiB", async () => {
-    const r = await fillDrainRefill(ulimit("-v", 1024 * MIB), /memory budget|RLIMIT_AS/);
-    // The budget is a share of the room left under the limit, so far less than 1 GiB of messages.
-    expect(r.accepted * 1024).toBeLessThan(512 * MIB);
-  }, 120_000);
+  const ulimit = (flag: string, bytes: number) => ["sh", "-c", `ulimit ${flag} ${bytes / 1024} && exec "$@"`, "sh"];
 
-  test("address space: ulimit -v 1 GiB with --max-memory far above it: the sampled address space refuses", async () => {
-    await fillDrainRefill(ulimit("-v", 1024 * MIB), /address space .* RLIMIT_AS/, ["--max-memory", "8G"]);
-  }, 120_000);
+  /** Starts a server under `wrap` and runs it through fill, drain and refill. */
+  async function fillDrainRefill(wrap: string[], capWords: RegExp, args: string[] = []) {
+    server = await spawnServer(["--grpc-server", grpcServer, "--log-level", "warn", ...args], { wrap });
+    const r = await fillUnderCap(server, capWords);
+    c = r.clients;
+    return r;
+  }
 
-  test("data segment: ulimit -d 768 MiB", async () => {
-    await fillDrainRefill(ulimit("-d", 768 * MIB), /memory budget|RLIMIT_DATA/);
-  }, 120_000);
+  describe("reading the limits", () => {
+    const limits = `Limit                     Soft Limit           Hard Limit           Units
+  Max data size             536870912            unlimited            bytes
+  Max stack size            8388608              unlimited            bytes
+  Max address space         unlimited            unlimited            bytes
+  `;
+    test("soft RLIMIT_AS and RLIMIT_DATA from /proc/self/limits; unlimited is none", () => {
+      expect(parseRlimits(limits)).toEqual({ addressSpace: null, data: 512 * MIB });
+      const gauges = rlimitGauges(parseRlimits(limits));
+      expect(gauges.map((g) => g.what)).toEqual(["data segment"]);
+      expect(gauges[0]!.limit).toBeLessThan(512 * MIB);
+      expect(gauges[0]!.cap).toContain("RLIMIT_DATA");
+      // Nothing at all is admitted only near the limit itself, past the gauge's own limit.
+      expect(gauges[0]!.hard!).toBeGreaterThan(gauges[0]!.limit);
+      expect(gauges[0]!.hard!).toBeLessThan(512 * MIB);
+      expect(gauges[0]!.used()).toBeGreaterThan(0);
+      expect(rlimitGauges(parseRlimits(""))).toEqual([]);
+    });
+  });
 
-  test("memory cgroup of 384 MiB", async () => {
-    cgroup = makeCgroup("memory", `memory-caps-${process.pid}`);
-    if (!cgroup) throw new Error("this test needs a writable memory cgroup (v1 or delegated v2): run as root");
-    setMemoryMax(cgroup, 384 * MIB);
-    await fillDrainRefill([CGEXEC, cgroup.dir], /memory budget/);
-  }, 120_000);
+  describe("under each cap the publish past the budget is RESOURCE_EXHAUSTED and the server serves on", () => {
+    test("address space: ulimit -v 1 GiB", async () => {
+      const r = await fillDrainRefill(ulimit("-v", 1024 * MIB), /memory budget|RLIMIT_AS/);
+      // The budget is a share of the room left under the limit, so far less than 1 GiB of messages.
+      expect(r.accepted * 1024).toBeLessThan(512 * MIB);
+    }, 120_000);
+
+    test("address space: ulimit -v 1 GiB with --max-memory far above it: the sampled address space refuses", async () => {
+      await fillDrainRefill(ulimit("-v", 1024 * MIB), /address space .* RLIMIT_AS/, ["--max-memory", "8G"]);
+    }, 120_000);
+
+    test("data segment: ulimit -d 768 MiB", async () => {
+      await fillDrainRefill(ulimit("-d", 768 * MIB), /memory budget|RLIMIT_DATA/);
+    }, 120_000);
+
+    test("memory cgroup of 384 MiB", async () => {
+      cgroup = makeCgroup("memory", `memory-caps-${process.pid}`);
+      if (!cgroup) throw new Error("this test needs a writable memory cgroup (v1 or delegated v2): run as root");
+      setMemoryMax(cgroup, 384 * MIB);
+      await fillDrainRefill([CGEXEC, cgroup.dir], /memory budget/);
+    }, 120_000);
+  });
 });

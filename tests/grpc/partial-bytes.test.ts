@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as http2 from "node:http2";
 import * as grpc from "@grpc/grpc-js";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
+import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 const MiB = 2 ** 20;
 
@@ -34,32 +35,30 @@ function partialPublish(session: http2.ClientHttp2Session, announced: number, se
 const within = <T>(p: Promise<T>, ms: number) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms))]);
 
-for (const server of ["raw", "lean"] as const) {
-  describe(`--grpc-server ${server}`, () => {
-    let emu: TestEmulator;
-    beforeAll(async () => {
-      emu = await startTestEmulator({ grpcServer: server, maxMemory: 16 * MiB });
-    });
-    afterAll(() => emu.close());
-
-    test("past the limit the call that would go over is RESOURCE_EXHAUSTED; the other keeps its bytes and is answered when it ends", async () => {
-      const session = http2.connect(`http://${emu.endpoint}`);
-      session.on("error", () => {});
-      try {
-        const first = partialPublish(session, 40 * MiB, 33 * MiB);
-        await within(first.written, 20_000);
-        await Bun.sleep(200); // the server has read it
-        const second = partialPublish(session, 40 * MiB, 33 * MiB);
-        const refused = await within(second.answer, 20_000);
-        expect(refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
-        expect(refused.message).toContain("partly received messages");
-        // The first finishes its message: it is decoded and answered (not refused for its size).
-        first.req.end(Buffer.alloc(7 * MiB, 7));
-        const answered = await within(first.answer, 20_000);
-        expect(answered.message).not.toContain("partly received messages");
-      } finally {
-        session.destroy();
-      }
-    }, 60_000);
+forEachGrpcServer((server) => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ grpcServer: server, maxMemory: 16 * MiB });
   });
-}
+  afterAll(() => emu.close());
+
+  test("past the limit the call that would go over is RESOURCE_EXHAUSTED; the other keeps its bytes and is answered when it ends", async () => {
+    const session = http2.connect(`http://${emu.endpoint}`);
+    session.on("error", () => {});
+    try {
+      const first = partialPublish(session, 40 * MiB, 33 * MiB);
+      await within(first.written, 20_000);
+      await Bun.sleep(200); // the server has read it
+      const second = partialPublish(session, 40 * MiB, 33 * MiB);
+      const refused = await within(second.answer, 20_000);
+      expect(refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(refused.message).toContain("partly received messages");
+      // The first finishes its message: it is decoded and answered (not refused for its size).
+      first.req.end(Buffer.alloc(7 * MiB, 7));
+      const answered = await within(first.answer, 20_000);
+      expect(answered.message).not.toContain("partly received messages");
+    } finally {
+      session.destroy();
+    }
+  }, 60_000);
+}, ["raw", "lean"]);
