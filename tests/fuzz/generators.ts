@@ -1,3 +1,5 @@
+import { beforeAll } from "bun:test";
+import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
 /**
  * Seeded generators for the fuzz suites: a PRNG, hostile strings, valid request templates per
  * RPC, and mutations of encoded bodies. Same seed, same requests: a failure names its seed.
@@ -172,4 +174,16 @@ export function mutate(r: Rng, body: Buffer): Buffer {
     default: // a huge length prefix or a varint that never ends
       return Buffer.concat([b, Buffer.from(r.pick([[0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f], [0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01], [0x0b], [0x0f, 0x01]]))]);
   }
+}
+
+/**
+ * Internal errors counted since the enclosing describe began (other test files in this process may
+ * have counted theirs): call the result with a total (default: this process's count).
+ */
+export function internalErrorsSinceStart(): (total?: number) => number {
+  let before = 0;
+  beforeAll(() => {
+    before = internalErrorCount();
+  });
+  return (total = internalErrorCount()) => total - before;
 }

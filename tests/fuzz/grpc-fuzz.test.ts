@@ -7,18 +7,14 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
-import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { methods, rawChannel, withBytes, type Method, type Outcome } from "../helpers/raw-bytes.ts";
-import { BAD_UTF8, BAD_UTF8_MARKER, markOneString, mutate, poison, rng, templates, type Rng } from "./generators.ts";
+import { BAD_UTF8, BAD_UTF8_MARKER, markOneString, mutate, poison, rng, templates, type Rng, internalErrorsSinceStart } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 forEachGrpcServer((grpcServer) => {
   /** Other test files in this process may have counted theirs: only this file's count matters. */
-  let internalBefore = 0;
-  beforeAll(() => {
-    internalBefore = internalErrorCount();
-  });
+  const newInternalErrors = internalErrorsSinceStart();
 
   const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
   const CASES = Number(process.env.FUZZ_CASES ?? 120);
@@ -100,7 +96,7 @@ forEachGrpcServer((grpcServer) => {
     ch.close();
     console.log(`grpc fuzz (seed ${SEED}): ${jobs.length} calls over ${methods().length} RPCs; outcomes by status code ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);
-    expect(internalErrorCount() - internalBefore).toBe(0);
+    expect(newInternalErrors()).toBe(0);
   }, 120_000);
 
   test("afterwards an official client is served as usual", async () => {

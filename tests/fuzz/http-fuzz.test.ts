@@ -7,18 +7,14 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as net from "node:net";
-import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
 import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
 import { rawClients } from "../helpers/raw-grpc.ts";
-import { HOSTILE_STRINGS, rng, type Rng } from "./generators.ts";
+import { HOSTILE_STRINGS, rng, type Rng, internalErrorsSinceStart } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 forEachGrpcServer((grpcServer) => {
   /** Other test files in this process may have counted theirs: only this file's count matters. */
-  let internalBefore = 0;
-  beforeAll(() => {
-    internalBefore = internalErrorCount();
-  });
+  const newInternalErrors = internalErrorsSinceStart();
 
   const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
   const CASES = Number(process.env.FUZZ_CASES ?? 120);
@@ -105,14 +101,14 @@ forEachGrpcServer((grpcServer) => {
     for (let i = 0; i < jobs.length; i += PARALLEL) await Promise.all(jobs.slice(i, i + PARALLEL).map((j) => j()));
     console.log(`http fuzz (seed ${SEED}): ${jobs.length} connections; answers ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);
-    expect(internalErrorCount() - internalBefore).toBe(0);
+    expect(newInternalErrors()).toBe(0);
   }, 120_000);
 
   test("afterwards HTTP and gRPC are served as usual", async () => {
     const res = await fetch(`http://${emu.endpoint}/health`);
     expect(await res.json()).toEqual({ status: "ok" });
     const metrics = await (await fetch(`http://${emu.endpoint}/metrics.json`)).json();
-    expect(metrics.internalErrors - internalBefore).toBe(0);
+    expect(newInternalErrors(metrics.internalErrors)).toBe(0);
     const c = rawClients(emu.endpoint);
     const name = `projects/p/topics/${unique("after")}`;
     expect((await c.call(c.publisher, "CreateTopic", { name })).name).toBe(name);

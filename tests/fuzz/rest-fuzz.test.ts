@@ -5,18 +5,14 @@
  * reach the INTERNAL mapper, no prototype may change, and the server serves normally afterwards.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
 import { ROUTES, type Route } from "../../src/rest/routes.ts";
 import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
-import { HOSTILE_STRINGS, poison, rng, templates, type Rng } from "./generators.ts";
+import { HOSTILE_STRINGS, poison, rng, templates, type Rng, internalErrorsSinceStart } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 forEachGrpcServer((grpcServer) => {
   /** Other test files in this process may have counted theirs: only this file's count matters. */
-  let internalBefore = 0;
-  beforeAll(() => {
-    internalBefore = internalErrorCount();
-  });
+  const newInternalErrors = internalErrorsSinceStart();
 
   const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
   const CASES = Number(process.env.FUZZ_CASES ?? 120) / 4;
@@ -109,7 +105,7 @@ forEachGrpcServer((grpcServer) => {
     for (let i = 0; i < jobs.length; i += PARALLEL) await Promise.all(jobs.slice(i, i + PARALLEL).map((j) => j()));
     console.log(`rest fuzz (seed ${SEED}): ${jobs.length} requests over ${ROUTES.length} routes; answers by HTTP status ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);
-    expect(internalErrorCount() - internalBefore).toBe(0);
+    expect(newInternalErrors()).toBe(0);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 120_000);
 

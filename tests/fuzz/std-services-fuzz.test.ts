@@ -8,10 +8,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { join } from "node:path";
-import { internalErrorCount } from "../../src/runtime/internal-errors.ts";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 import { rawChannel, type Method } from "../helpers/raw-bytes.ts";
-import { HOSTILE_STRINGS, mutate, rng, type Rng } from "./generators.ts";
+import { HOSTILE_STRINGS, mutate, rng, type Rng, internalErrorsSinceStart } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -55,9 +54,8 @@ function valid(r: Rng, m: Method): Obj {
 
 forEachGrpcServer((grpcServer) => {
   let emu: TestEmulator;
-  let internalBefore = 0;
+  const newInternalErrors = internalErrorsSinceStart();
   beforeAll(async () => {
-    internalBefore = internalErrorCount();
     emu = await startTestEmulator({ grpcServer });
   });
   afterAll(() => emu.close());
@@ -93,7 +91,7 @@ forEachGrpcServer((grpcServer) => {
     ch.close();
     console.log(`std services fuzz (seed ${SEED}): ${jobs.length} calls; outcomes by status code ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);
-    expect(internalErrorCount() - internalBefore).toBe(0);
+    expect(newInternalErrors()).toBe(0);
   }, 120_000);
 
   test("afterwards health still answers SERVING", async () => {
