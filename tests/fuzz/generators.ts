@@ -187,3 +187,8 @@ export function internalErrorsSinceStart(): (total?: number) => number {
   });
   return (total = internalErrorCount()) => total - before;
 }
+
+/** FUZZ_SEED, or this suite's own seed: a failure prints the seed that found it. */
+export const fuzzSeed = (fallback: number) => Number(process.env.FUZZ_SEED ?? fallback);
+/** FUZZ_CASES: cases per RPC (120 unless told). */
+export const FUZZ_CASES = Number(process.env.FUZZ_CASES ?? 120);

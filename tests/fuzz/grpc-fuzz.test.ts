@@ -9,20 +9,20 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { methods, rawChannel, withBytes, type Method, type Outcome } from "../helpers/raw-bytes.ts";
-import { BAD_UTF8, BAD_UTF8_MARKER, markOneString, mutate, poison, rng, templates, type Rng, internalErrorsSinceStart } from "./generators.ts";
+import { BAD_UTF8, BAD_UTF8_MARKER, markOneString, mutate, poison, rng, templates, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
+
+const SEED = fuzzSeed(20261122);
+const CASES = FUZZ_CASES;
+/** Every unary call must be answered within this; a stream still open at STREAM_MS is fine. */
+const CALL_MS = 5000;
+const STREAM_MS = 300;
+const PARALLEL = 24;
+const MAX_DETAILS = 2048;
 
 forEachGrpcServer((grpcServer) => {
   /** Other test files in this process may have counted theirs: only this file's count matters. */
   const newInternalErrors = internalErrorsSinceStart();
-
-  const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
-  const CASES = Number(process.env.FUZZ_CASES ?? 120);
-  /** Every unary call must be answered within this; a stream still open at STREAM_MS is fine. */
-  const CALL_MS = 5000;
-  const STREAM_MS = 300;
-  const PARALLEL = 24;
-  const MAX_DETAILS = 2048;
 
   let emu: TestEmulator;
   let topic: string;

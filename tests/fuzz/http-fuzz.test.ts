@@ -9,20 +9,20 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as net from "node:net";
 import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
 import { rawClients } from "../helpers/raw-grpc.ts";
-import { HOSTILE_STRINGS, rng, type Rng, internalErrorsSinceStart } from "./generators.ts";
+import { HOSTILE_STRINGS, rng, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
+
+const SEED = fuzzSeed(20261122);
+const CASES = FUZZ_CASES;
+const HANDSHAKE_MS = 300;
+/** A connection must have been answered or closed by then. */
+const BOUND_MS = 4000;
+const PARALLEL = 16;
+const MAGIC = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 
 forEachGrpcServer((grpcServer) => {
   /** Other test files in this process may have counted theirs: only this file's count matters. */
   const newInternalErrors = internalErrorsSinceStart();
-
-  const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
-  const CASES = Number(process.env.FUZZ_CASES ?? 120);
-  const HANDSHAKE_MS = 300;
-  /** A connection must have been answered or closed by then. */
-  const BOUND_MS = 4000;
-  const PARALLEL = 16;
-  const MAGIC = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 
   let emu: TestEmulator;
   beforeAll(async () => {

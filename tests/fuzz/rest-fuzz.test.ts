@@ -7,17 +7,17 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ROUTES, type Route } from "../../src/rest/routes.ts";
 import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
-import { HOSTILE_STRINGS, poison, rng, templates, type Rng, internalErrorsSinceStart } from "./generators.ts";
+import { HOSTILE_STRINGS, poison, rng, templates, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
+
+const SEED = fuzzSeed(20261122);
+const CASES = FUZZ_CASES / 4;
+const CALL_MS = 5000;
+const PARALLEL = 16;
 
 forEachGrpcServer((grpcServer) => {
   /** Other test files in this process may have counted theirs: only this file's count matters. */
   const newInternalErrors = internalErrorsSinceStart();
-
-  const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
-  const CASES = Number(process.env.FUZZ_CASES ?? 120) / 4;
-  const CALL_MS = 5000;
-  const PARALLEL = 16;
 
   const RAW_BODIES = [
     '{"__proto__": {"polluted": 1}}',

@@ -10,13 +10,13 @@ import * as protoLoader from "@grpc/proto-loader";
 import { join } from "node:path";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 import { rawChannel, type Method } from "../helpers/raw-bytes.ts";
-import { HOSTILE_STRINGS, mutate, rng, type Rng, internalErrorsSinceStart } from "./generators.ts";
+import { HOSTILE_STRINGS, mutate, rng, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
-const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
-const CASES = Number(process.env.FUZZ_CASES ?? 120);
+const SEED = fuzzSeed(20261127);
+const CASES = FUZZ_CASES;
 const CALL_MS = 5000;
 const STREAM_MS = 300;
 const PARALLEL = 24;
