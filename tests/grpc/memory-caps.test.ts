@@ -38,10 +38,10 @@ forEachGrpcServer((grpcServer) => {
 
   describe("reading the limits", () => {
     const limits = `Limit                     Soft Limit           Hard Limit           Units
-  Max data size             536870912            unlimited            bytes
-  Max stack size            8388608              unlimited            bytes
-  Max address space         unlimited            unlimited            bytes
-  `;
+Max data size             536870912            unlimited            bytes
+Max stack size            8388608              unlimited            bytes
+Max address space         unlimited            unlimited            bytes
+`;
     test("soft RLIMIT_AS and RLIMIT_DATA from /proc/self/limits; unlimited is none", () => {
       expect(parseRlimits(limits)).toEqual({ addressSpace: null, data: 512 * MIB });
       const gauges = rlimitGauges(parseRlimits(limits));
