@@ -1,7 +1,7 @@
 /** Topic and subscription administration through the official client: CRUD, paging, updates, errors. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { PubSub } from "@google-cloud/pubsub";
-import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
+import { describe, expect, test } from "bun:test";
+import { unique } from "../helpers/emulator.ts";
+import { clientSuite } from "../helpers/client-suite.ts";
 import { grpcCode } from "../helpers/raw-clients.ts";
 
 const ALREADY_EXISTS = 6;
@@ -10,13 +10,7 @@ const INVALID_ARGUMENT = 3;
 const DAY_S = 24 * 3600;
 const T = 10_000;
 
-let emu: TestEmulator;
-let ps: PubSub;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  ps = emu.client();
-});
-afterAll(() => emu.close());
+const suite = clientSuite();
 
 const secs = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(d?.seconds ?? 0) + (d?.nanos ?? 0) / 1e9;
 const shortName = (n: string) => n.slice(n.lastIndexOf("/") + 1);
@@ -24,33 +18,33 @@ const shortName = (n: string) => n.slice(n.lastIndexOf("/") + 1);
 describe("topics", () => {
   test("create, get, exists, delete", async () => {
     const id = unique("t");
-    const [topic] = await ps.createTopic(id);
+    const [topic] = await suite.ps.createTopic(id);
     expect(topic.name).toBe(`projects/test-project/topics/${id}`);
-    const [meta] = await ps.topic(id).getMetadata();
+    const [meta] = await suite.ps.topic(id).getMetadata();
     expect(meta.name).toBe(topic.name);
-    expect((await ps.topic(id).exists())[0]).toBe(true);
-    await ps.topic(id).delete();
-    expect((await ps.topic(id).exists())[0]).toBe(false);
+    expect((await suite.ps.topic(id).exists())[0]).toBe(true);
+    await suite.ps.topic(id).delete();
+    expect((await suite.ps.topic(id).exists())[0]).toBe(false);
   }, T);
 
   test("duplicate, missing and invalid names surface the right codes", async () => {
     const id = unique("t");
-    await ps.createTopic(id);
-    expect(await grpcCode(ps.createTopic(id))).toBe(ALREADY_EXISTS);
+    await suite.ps.createTopic(id);
+    expect(await grpcCode(suite.ps.createTopic(id))).toBe(ALREADY_EXISTS);
     const missing = unique("missing");
-    expect(await grpcCode(ps.topic(missing).getMetadata())).toBe(NOT_FOUND);
-    expect(await grpcCode(ps.topic(missing).delete())).toBe(NOT_FOUND);
-    expect(await grpcCode(ps.topic(missing).publishMessage({ data: Buffer.from("x") }))).toBe(NOT_FOUND);
-    expect(await grpcCode(ps.createTopic("1starts-with-digit"))).toBe(INVALID_ARGUMENT);
-    expect(await grpcCode(ps.createTopic("goog-reserved"))).toBe(INVALID_ARGUMENT);
-    expect(await grpcCode(ps.createTopic("ab"))).toBe(INVALID_ARGUMENT);
-    expect(await grpcCode(ps.createTopic("has space"))).toBe(INVALID_ARGUMENT);
+    expect(await grpcCode(suite.ps.topic(missing).getMetadata())).toBe(NOT_FOUND);
+    expect(await grpcCode(suite.ps.topic(missing).delete())).toBe(NOT_FOUND);
+    expect(await grpcCode(suite.ps.topic(missing).publishMessage({ data: Buffer.from("x") }))).toBe(NOT_FOUND);
+    expect(await grpcCode(suite.ps.createTopic("1starts-with-digit"))).toBe(INVALID_ARGUMENT);
+    expect(await grpcCode(suite.ps.createTopic("goog-reserved"))).toBe(INVALID_ARGUMENT);
+    expect(await grpcCode(suite.ps.createTopic("ab"))).toBe(INVALID_ARGUMENT);
+    expect(await grpcCode(suite.ps.createTopic("has space"))).toBe(INVALID_ARGUMENT);
   }, T);
 
   test("labels are set on create and replaced by setMetadata", async () => {
     const id = unique("t");
-    await ps.createTopic({ name: id, labels: { env: "test", team: "core" } });
-    const topic = ps.topic(id);
+    await suite.ps.createTopic({ name: id, labels: { env: "test", team: "core" } });
+    const topic = suite.ps.topic(id);
     expect((await topic.getMetadata())[0].labels).toEqual({ env: "test", team: "core" });
     const [updated] = await topic.setMetadata({ labels: { env: "prod" } });
     expect(updated.labels).toEqual({ env: "prod" });
@@ -59,7 +53,7 @@ describe("topics", () => {
   }, T);
 
   test("getTopics pages through a project with pageSize and page tokens", async () => {
-    const own = emu.client({ projectId: unique("proj") });
+    const own = suite.emu.client({ projectId: unique("proj") });
     const ids = Array.from({ length: 5 }, () => unique("pg"));
     for (const id of ids) await own.createTopic(id);
     const seen: string[] = [];
@@ -80,7 +74,7 @@ describe("topics", () => {
 
 describe("subscriptions", () => {
   test("defaults are echoed on create and get", async () => {
-    const [topic] = await ps.createTopic(unique("t"));
+    const [topic] = await suite.ps.createTopic(unique("t"));
     const [sub] = await topic.createSubscription(unique("s"));
     for (const meta of [sub.metadata!, (await sub.getMetadata())[0]]) {
       expect(meta.topic).toBe(topic.name);
@@ -95,8 +89,8 @@ describe("subscriptions", () => {
   }, T);
 
   test("every field set on create is echoed back", async () => {
-    const [topic] = await ps.createTopic(unique("t"));
-    const [dlq] = await ps.createTopic(unique("dlq"));
+    const [topic] = await suite.ps.createTopic(unique("t"));
+    const [dlq] = await suite.ps.createTopic(unique("dlq"));
     const id = unique("s");
     await topic.createSubscription(id, {
       ackDeadlineSeconds: 42,
@@ -109,7 +103,7 @@ describe("subscriptions", () => {
       messageRetentionDuration: 3600,
       pushConfig: { pushEndpoint: "https://example.com/push", attributes: { "x-goog-version": "v1" } },
     });
-    const [m] = await ps.subscription(id).getMetadata();
+    const [m] = await suite.ps.subscription(id).getMetadata();
     expect(m.ackDeadlineSeconds).toBe(42);
     expect(m.labels).toEqual({ owner: "tests" });
     expect(secs(m.retryPolicy?.minimumBackoff)).toBe(5);
@@ -125,7 +119,7 @@ describe("subscriptions", () => {
   }, T);
 
   test("setMetadata updates ack deadline and labels", async () => {
-    const [topic] = await ps.createTopic(unique("t"));
+    const [topic] = await suite.ps.createTopic(unique("t"));
     const [sub] = await topic.createSubscription(unique("s"), { labels: { a: "1" } });
     const [updated] = await sub.setMetadata({ ackDeadlineSeconds: 30, labels: { b: "2" } });
     expect(updated.ackDeadlineSeconds).toBe(30);
@@ -138,23 +132,23 @@ describe("subscriptions", () => {
   }, T);
 
   test("create and lookup errors carry the right codes", async () => {
-    const [topic] = await ps.createTopic(unique("t"));
+    const [topic] = await suite.ps.createTopic(unique("t"));
     const id = unique("s");
     await topic.createSubscription(id);
     expect(await grpcCode(topic.createSubscription(id))).toBe(ALREADY_EXISTS);
-    expect(await grpcCode(ps.topic(unique("missing")).createSubscription(unique("s")))).toBe(NOT_FOUND);
+    expect(await grpcCode(suite.ps.topic(unique("missing")).createSubscription(unique("s")))).toBe(NOT_FOUND);
     expect(await grpcCode(topic.createSubscription(unique("s"), { ackDeadlineSeconds: 5 }))).toBe(INVALID_ARGUMENT);
     expect(await grpcCode(topic.createSubscription(unique("s"), { ackDeadlineSeconds: 601 }))).toBe(INVALID_ARGUMENT);
     expect(await grpcCode(topic.createSubscription("goog-sub"))).toBe(INVALID_ARGUMENT);
     const dlq = { deadLetterTopic: `projects/test-project/topics/${unique("nodlq")}`, maxDeliveryAttempts: 5 };
     expect(await grpcCode(topic.createSubscription(unique("s"), { deadLetterPolicy: dlq }))).toBe(NOT_FOUND);
-    const missing = ps.subscription(unique("missing"));
+    const missing = suite.ps.subscription(unique("missing"));
     expect(await grpcCode(missing.getMetadata())).toBe(NOT_FOUND);
     expect(await grpcCode(missing.delete())).toBe(NOT_FOUND);
   }, T);
 
   test("delete removes the subscription from lists and lookups", async () => {
-    const [topic] = await ps.createTopic(unique("t"));
+    const [topic] = await suite.ps.createTopic(unique("t"));
     const [sub] = await topic.createSubscription(unique("s"));
     await sub.delete();
     expect((await sub.exists())[0]).toBe(false);
@@ -163,17 +157,17 @@ describe("subscriptions", () => {
   }, T);
 
   test("deleting the topic leaves its subscriptions on _deleted-topic_", async () => {
-    const [topic] = await ps.createTopic(unique("t"));
+    const [topic] = await suite.ps.createTopic(unique("t"));
     const [sub] = await topic.createSubscription(unique("s"));
     await topic.delete();
     const [m] = await sub.getMetadata();
     expect(m.topic).toBe("_deleted-topic_");
-    const [all] = await ps.getSubscriptions();
+    const [all] = await suite.ps.getSubscriptions();
     expect(all.find((s) => s.name === sub.name)?.metadata?.topic).toBe("_deleted-topic_");
   }, T);
 
   test("getSubscriptions and topic.getSubscriptions page with pageSize", async () => {
-    const own = emu.client({ projectId: unique("proj") });
+    const own = suite.emu.client({ projectId: unique("proj") });
     const [topic] = await own.createTopic(unique("t"));
     const ids = Array.from({ length: 5 }, () => unique("ps"));
     for (const id of ids) await topic.createSubscription(id);

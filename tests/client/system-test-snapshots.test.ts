@@ -1,24 +1,19 @@
 /**
  * The Snapshot section of the official Node client's system tests (nodejs-pubsub
- * system-test/pubsub.ts), replayed step for step, on default flags. Their seek tests ignore a
+ * system-test/suite.ps.ts), replayed step for step, on default flags. Their seek tests ignore a
  * message that arrives before `publishMessage` resolves (the client then keeps it leased for up to
  * an hour), so they pass only because delivery is causal (src/core/topic/causal-wake.ts).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Message, PubSub, Snapshot, Subscription, Topic } from "@google-cloud/pubsub";
-import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
+import { expect, test } from "bun:test";
+import type { Message, Snapshot, Subscription, Topic } from "@google-cloud/pubsub";
+import { unique } from "../helpers/emulator.ts";
+import { clientSuite } from "../helpers/client-suite.ts";
 
-let emu: TestEmulator;
-let pubsub: PubSub;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  pubsub = emu.client();
-});
-afterAll(() => emu.close());
+const suite = clientSuite();
 
 async function snapshotPop() {
-  const [topic] = await pubsub.createTopic(unique("top-snap"));
-  const subscription: Subscription = pubsub.topic(topic.name).subscription(unique("sub-snap"));
+  const [topic] = await suite.ps.createTopic(unique("top-snap"));
+  const subscription: Subscription = suite.ps.topic(topic.name).subscription(unique("sub-snap"));
   await subscription.create();
   const snapshotId = unique("ss-snap");
   const snapshot: Snapshot = subscription.snapshot(snapshotId);
@@ -36,11 +31,11 @@ function onMessages(sub: Subscription, work: (m: Message, resolve: () => void) =
 
 test("lists snapshots, also as a stream", async () => {
   const pop = await snapshotPop();
-  const [snapshots] = await pubsub.getSnapshots();
+  const [snapshots] = await suite.ps.getSnapshots();
   expect(snapshots.map((s) => s.name.split("/").pop())).toContain(pop.snapshotId);
   const streamed = await new Promise<Snapshot[]>((res, rej) => {
     const out: Snapshot[] = [];
-    pubsub.getSnapshotsStream().on("error", rej).on("data", (s: Snapshot) => out.push(s)).on("end", () => res(out));
+    suite.ps.getSnapshotsStream().on("error", rej).on("data", (s: Snapshot) => out.push(s)).on("end", () => res(out));
   });
   expect(streamed.map((s) => s.name.split("/").pop())).toContain(pop.snapshotId);
 }, 15_000);
