@@ -16,14 +16,14 @@ const batch = dataBatch(1000, 1024);
 /** A broker with 1000 messages waiting on one subscription. */
 function published(): Broker {
   const b = brokerWith(1);
-  b.publish(TOPIC, batch);
+  b.topics.publish(TOPIC, batch);
   return b;
 }
 
 /** Delivers synchronously through a StreamingPull-style consumer (what a stream gets on each publish). */
 function streamPull(b: Broker): Delivery[] {
   let got: Delivery[] = [];
-  const { sub, consumer } = b.streamConsumer(SUB, { ackDeadlineSeconds: 60, deliver: (d) => (got = d) });
+  const { sub, consumer } = b.subscriptions.streamConsumer(SUB, { ackDeadlineSeconds: 60, deliver: (d) => (got = d) });
   sub.addConsumer(consumer);
   sub.removeConsumer(consumer);
   return got;
@@ -50,8 +50,8 @@ function leasedShuffled(): Leased {
 {
   const { b, ackIds } = leased();
   assert(ackIds.length === 1000, "stream consumer got 1000");
-  assert(b.acknowledge(SUB, ackIds).length === 0 && b.stats().backlog === 0, "ack empties the backlog");
-  const d = await published().pull(SUB, 1000, true).result;
+  assert(b.subscriptions.acknowledge(SUB, ackIds).length === 0 && b.stats().backlog === 0, "ack empties the backlog");
+  const d = await published().subscriptions.pull(SUB, 1000, true).result;
   assert(d.length === 1000, "Pull returns 1000");
 }
 
@@ -59,27 +59,27 @@ group("ack processing, 1000 × 1 KiB on one subscription", () => {
   bench(
     "Pull(1000, returnImmediately) + Acknowledge(1000)",
     freshAsync(published, async (b) => {
-      const d = await b.pull(SUB, 1000, true).result;
-      return b.acknowledge(SUB, d.map((x) => x.ackId));
+      const d = await b.subscriptions.pull(SUB, 1000, true).result;
+      return b.subscriptions.acknowledge(SUB, d.map((x) => x.ackId));
     }),
   );
   bench(
     "stream deliver(1000) + Acknowledge(1000)",
-    fresh(published, (b) => b.acknowledge(SUB, streamPull(b).map((x) => x.ackId))),
+    fresh(published, (b) => b.subscriptions.acknowledge(SUB, streamPull(b).map((x) => x.ackId))),
   );
   bench("stream deliver(1000) only", fresh(published, streamPull));
-  bench("Acknowledge(1000) only, delivery order", fresh(leased, (s) => s.b.acknowledge(SUB, s.ackIds)));
-  bench("Acknowledge(1000) only, shuffled", fresh(leasedShuffled, (s) => s.b.acknowledge(SUB, s.ackIds)));
+  bench("Acknowledge(1000) only, delivery order", fresh(leased, (s) => s.b.subscriptions.acknowledge(SUB, s.ackIds)));
+  bench("Acknowledge(1000) only, shuffled", fresh(leasedShuffled, (s) => s.b.subscriptions.acknowledge(SUB, s.ackIds)));
   bench(
     "10 × Acknowledge(100)",
     fresh(leased, (s) => {
       let invalid = 0;
-      for (let i = 0; i < 1000; i += 100) invalid += s.b.acknowledge(SUB, s.ackIds.slice(i, i + 100)).length;
+      for (let i = 0; i < 1000; i += 100) invalid += s.b.subscriptions.acknowledge(SUB, s.ackIds.slice(i, i + 100)).length;
       return invalid;
     }),
   );
-  bench("ModifyAckDeadline(1000, 0) (nack)", fresh(leased, (s) => s.b.modifyAckDeadline(SUB, s.ackIds, 0)));
-  bench("ModifyAckDeadline(1000, 120) (extend)", fresh(leased, (s) => s.b.modifyAckDeadline(SUB, s.ackIds, 120)));
+  bench("ModifyAckDeadline(1000, 0) (nack)", fresh(leased, (s) => s.b.subscriptions.modifyAckDeadline(SUB, s.ackIds, 0)));
+  bench("ModifyAckDeadline(1000, 120) (extend)", fresh(leased, (s) => s.b.subscriptions.modifyAckDeadline(SUB, s.ackIds, 120)));
 });
 
 if (import.meta.main) await main();

@@ -35,15 +35,15 @@ const ratio = packedBatch.reduce((a, m) => a + m.data!.length, 0) / (N * 1024);
 function brokerWith(mode: "" | "COMPRESS" | "DECOMPRESS"): Broker {
   const broker = new Broker({ clock: new ManualClock(), compression: nodeCompression });
   const messageTransforms = mode ? [{ compression: { compressionAlgorithm: "ZLIB", compressionMode: mode } }] : undefined;
-  broker.createTopic({ name: TOPIC, labels: {}, messageTransforms } as TopicResource);
-  broker.createSubscription({ name: subName(0), topic: TOPIC } as Parameters<Broker["createSubscription"]>[0]);
+  broker.topics.create({ name: TOPIC, labels: {}, messageTransforms } as TopicResource);
+  broker.subscriptions.create({ name: subName(0), topic: TOPIC } as Parameters<Broker["subscriptions"]["create"]>[0]);
   return broker;
 }
 
 {
   const b = brokerWith("DECOMPRESS");
-  b.publish(TOPIC, packedBatch);
-  const [d] = (await b.pull(subName(0), 1, true).result) as { message: { data: Uint8Array } }[];
+  b.topics.publish(TOPIC, packedBatch);
+  const [d] = (await b.subscriptions.pull(subName(0), 1, true).result) as { message: { data: Uint8Array } }[];
   assert(Buffer.from(d.message.data).equals(one), "a DECOMPRESS topic stores the original data");
   assert(inflateSync(nodeCompression.compress("ZLIB", one)).equals(one), "COMPRESS output is ZLIB");
   console.log(`compressed size: ${(ratio * 100).toFixed(0)} % of the original`);
@@ -51,9 +51,9 @@ function brokerWith(mode: "" | "COMPRESS" | "DECOMPRESS"): Broker {
 
 group(`Broker.publish(${N} × 1 KiB) to one subscription`, () => {
   summary(() => {
-    bench("plain topic", fresh(() => brokerWith(""), (b: Broker) => b.publish(TOPIC, plainBatch))).baseline();
-    bench("ZLIB COMPRESS topic", fresh(() => brokerWith("COMPRESS"), (b: Broker) => b.publish(TOPIC, plainBatch)));
-    bench("ZLIB DECOMPRESS topic (publisher sends ZLIB)", fresh(() => brokerWith("DECOMPRESS"), (b: Broker) => b.publish(TOPIC, packedBatch)));
+    bench("plain topic", fresh(() => brokerWith(""), (b: Broker) => b.topics.publish(TOPIC, plainBatch))).baseline();
+    bench("ZLIB COMPRESS topic", fresh(() => brokerWith("COMPRESS"), (b: Broker) => b.topics.publish(TOPIC, plainBatch)));
+    bench("ZLIB DECOMPRESS topic (publisher sends ZLIB)", fresh(() => brokerWith("DECOMPRESS"), (b: Broker) => b.topics.publish(TOPIC, packedBatch)));
   });
 });
 

@@ -17,7 +17,7 @@ const FILTER = 'attributes.parity = "even"';
 
 group("Broker.publish fan-out, 1000 × 1 KiB", () => {
   for (const subs of [0, 1, 10, 50]) {
-    bench(`publish(1000 msgs) → ${subs} subs`, fresh(() => brokerWith(subs), (b: Broker) => b.publish(TOPIC, batch)));
+    bench(`publish(1000 msgs) → ${subs} subs`, fresh(() => brokerWith(subs), (b: Broker) => b.topics.publish(TOPIC, batch)));
   }
   for (const subs of [1, 50]) {
     bench(
@@ -25,13 +25,13 @@ group("Broker.publish fan-out, 1000 × 1 KiB", () => {
       fresh(
         () => brokerWith(subs),
         (b: Broker) => {
-          for (let i = 0; i < singles.length; i++) do_not_optimize(b.publish(TOPIC, singles[i]));
+          for (let i = 0; i < singles.length; i++) do_not_optimize(b.topics.publish(TOPIC, singles[i]));
         },
       ),
     );
   }
   for (const subs of [10, 50]) {
-    bench(`publish(1000 msgs) → ${subs} subs, each filtered (50% match)`, fresh(() => brokerWith(subs, FILTER), (b: Broker) => b.publish(TOPIC, tagged)));
+    bench(`publish(1000 msgs) → ${subs} subs, each filtered (50% match)`, fresh(() => brokerWith(subs, FILTER), (b: Broker) => b.topics.publish(TOPIC, tagged)));
   }
 });
 

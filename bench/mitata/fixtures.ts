@@ -95,9 +95,9 @@ export const nullClock: Clock = { now: () => 1_700_000_000_000, schedule: () => 
 /** A broker on a ManualClock with one topic and `subs` subscriptions (optionally filtered). */
 export function brokerWith(subs: number, filter = ""): Broker {
   const broker = new Broker({ clock: new ManualClock() });
-  broker.createTopic({ name: TOPIC, labels: {} });
+  broker.topics.create({ name: TOPIC, labels: {} });
   for (let i = 0; i < subs; i++) {
-    broker.createSubscription({ name: subName(i), topic: TOPIC, filter } as Parameters<Broker["createSubscription"]>[0]);
+    broker.subscriptions.create({ name: subName(i), topic: TOPIC, filter } as Parameters<Broker["subscriptions"]["create"]>[0]);
   }
   return broker;
 }

@@ -43,12 +43,12 @@ function fill(dir: string, n: number, bytes: number): void {
     return;
   }
   const broker = new Broker({ clock: new SwitchableClock("system"), store });
-  broker.createTopic({ name: TOPIC, labels: {} });
-  broker.createSubscription({ name: SUB, topic: TOPIC } as Parameters<Broker["createSubscription"]>[0]);
+  broker.topics.create({ name: TOPIC, labels: {} });
+  broker.subscriptions.create({ name: SUB, topic: TOPIC } as Parameters<Broker["subscriptions"]["create"]>[0]);
   const data = crypto.getRandomValues(new Uint8Array(bytes));
   for (let done = 0; done < n; ) {
     const k = Math.min(1000, n - done);
-    broker.publish(TOPIC, Array.from({ length: k }, (_, i) => ({ data, attributes: { i: String(done + i) } })));
+    broker.topics.publish(TOPIC, Array.from({ length: k }, (_, i) => ({ data, attributes: { i: String(done + i) } })));
     done += k;
   }
   store.close();

@@ -49,7 +49,7 @@ export function subscriptionSummary(deps: InspectDeps, name: string) {
     ...deps.counters.subscriptions.get(name),
     messageTransforms: sub.transform?.summary() ?? null,
     // BigQuery, Bigtable, Cloud Storage: state and what was written; Cloud Storage also its open batch.
-    export: deps.broker.exportStatus(name),
+    export: deps.broker.subscriptions.exportStatus(name),
   };
 }
 
@@ -96,8 +96,8 @@ export function waitingOf(broker: Broker, name: string, limit: number) {
 
 export function topicSummary(deps: InspectDeps, name: string) {
   const { broker } = deps;
-  const topic = broker.getTopic(name);
-  const subs = broker.listTopicSubscriptions(name, 1000).items;
+  const topic = broker.topics.get(name);
+  const subs = broker.topics.listSubscriptions(name, 1000).items;
   return {
     name: topic.name, subscriptions: subs, ...deps.counters.topics.get(name), messageTransforms: broker.transformsOf(name)?.summary() ?? null,
     ingestion: deps.imports?.status(name) ?? null,

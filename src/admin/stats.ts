@@ -43,7 +43,7 @@ export function subscriptionStats(broker: Broker, counters: Counters): Subscript
   const out: SubscriptionStats[] = [];
   for (const s of broker.subscriptionViews()) {
     const c = counters.subscriptions.get(s.name) ?? NO_SUB;
-    const exp = broker.exportStatus(s.name);
+    const exp = broker.subscriptions.exportStatus(s.name);
     out.push({
       ...gauges(s, now), ...c, name: s.name, topic: s.config.topic, detached: s.config.detached,
       exportKind: exp?.kind ?? "", exportState: exp?.state ?? "", rowsWritten: exp?.rows ?? 0,

@@ -12,7 +12,7 @@ export type Published = { published: number; failed: number } | "wait";
  */
 export function publishChunk(broker: Broker, topic: string, chunk: readonly MessageInput[]): Published {
   try {
-    return { published: broker.publish(topic, chunk).length, failed: 0 };
+    return { published: broker.topics.publish(topic, chunk).length, failed: 0 };
   } catch (e) {
     if (!(e instanceof PubSubError) || e.code !== "INVALID_ARGUMENT") return "wait";
   }
@@ -20,7 +20,7 @@ export function publishChunk(broker: Broker, topic: string, chunk: readonly Mess
   let failed = 0;
   for (const m of chunk) {
     try {
-      published += broker.publish(topic, [m]).length;
+      published += broker.topics.publish(topic, [m]).length;
     } catch (e) {
       if (!(e instanceof PubSubError) || e.code !== "INVALID_ARGUMENT") return "wait";
       failed++;

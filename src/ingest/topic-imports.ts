@@ -80,7 +80,7 @@ export abstract class TopicImports<I extends TopicImport> extends NullObserver i
 
   protected config(name: string): TopicResource | null {
     try {
-      return this.broker.getTopic(name);
+      return this.broker.topics.get(name);
     } catch {
       return null;
     }

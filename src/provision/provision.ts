@@ -30,11 +30,11 @@ export function provision(broker: Broker, plan: Plan): ProvisionResult {
       return false;
     }
   };
-  const topicExists = (name: string) => exists(() => broker.getTopic(name));
-  const subExists = (name: string) => exists(() => broker.getSubscription(name));
+  const topicExists = (name: string) => exists(() => broker.topics.get(name));
+  const subExists = (name: string) => exists(() => broker.subscriptions.get(name));
 
   const scratch = new Broker({ clock: broker.clock, quotas: broker.quotas });
-  const inScratch = (name: string) => exists(() => scratch.getTopic(name));
+  const inScratch = (name: string) => exists(() => scratch.topics.get(name));
   const attempt = <R>(entry: Entry<R>, create: () => void) => {
     try {
       create();
@@ -44,15 +44,15 @@ export function provision(broker: Broker, plan: Plan): ProvisionResult {
   };
   try {
     for (const t of plan.topics) {
-      if (topicExists(t.resource.name) && !inScratch(t.resource.name)) scratch.createTopic(broker.getTopic(t.resource.name));
-      else attempt(t, () => scratch.createTopic(t.resource));
+      if (topicExists(t.resource.name) && !inScratch(t.resource.name)) scratch.topics.create(broker.topics.get(t.resource.name));
+      else attempt(t, () => scratch.topics.create(t.resource));
     }
     for (const s of plan.subscriptions) {
       // Topics the plan refers to but does not declare may already exist in the emulator.
       for (const name of [s.resource.topic, s.resource.deadLetterPolicy?.deadLetterTopic]) {
-        if (name && !inScratch(name) && topicExists(name)) scratch.createTopic(broker.getTopic(name));
+        if (name && !inScratch(name) && topicExists(name)) scratch.topics.create(broker.topics.get(name));
       }
-      if (!subExists(s.resource.name)) attempt(s, () => scratch.createSubscription(s.resource));
+      if (!subExists(s.resource.name)) attempt(s, () => scratch.subscriptions.create(s.resource));
     }
   } finally {
     scratch.reset();
@@ -61,11 +61,11 @@ export function provision(broker: Broker, plan: Plan): ProvisionResult {
   const result: ProvisionResult = { created: [], existing: [] };
   for (const t of plan.topics) {
     if (topicExists(t.resource.name)) result.existing.push(t.resource.name);
-    else attempt(t, () => result.created.push(broker.createTopic(t.resource).name));
+    else attempt(t, () => result.created.push(broker.topics.create(t.resource).name));
   }
   for (const s of plan.subscriptions) {
     if (subExists(s.resource.name)) result.existing.push(s.resource.name);
-    else attempt(s, () => result.created.push(broker.createSubscription(s.resource).name));
+    else attempt(s, () => result.created.push(broker.subscriptions.create(s.resource).name));
   }
   return result;
 }

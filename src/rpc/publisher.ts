@@ -16,24 +16,24 @@ export interface PublishRequest {
 
 export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
   return {
-    CreateTopic: (req: ProtoObject) => topicToProto(broker.createTopic(topicFromProto(req))),
-    GetTopic: (req: ProtoObject) => topicToProto(broker.getTopic(req.topic)),
+    CreateTopic: (req: ProtoObject) => topicToProto(broker.topics.create(topicFromProto(req))),
+    GetTopic: (req: ProtoObject) => topicToProto(broker.topics.get(req.topic)),
     UpdateTopic: (req: ProtoObject) =>
-      topicToProto(broker.updateTopic(topicFromProto(req.topic), req.updateMask?.paths ?? [])),
+      topicToProto(broker.topics.update(topicFromProto(req.topic), req.updateMask?.paths ?? [])),
     ListTopics: (req: ProtoObject) => {
-      const page = broker.listTopics(req.project, req.pageSize, req.pageToken);
+      const page = broker.topics.list(req.project, req.pageSize, req.pageToken);
       return { topics: page.items.map(topicToProto), nextPageToken: page.nextPageToken };
     },
     ListTopicSnapshots: (req: ProtoObject) => {
-      const page = broker.listTopicSnapshots(req.topic, req.pageSize, req.pageToken);
+      const page = broker.topics.listSnapshots(req.topic, req.pageSize, req.pageToken);
       return { snapshots: page.items, nextPageToken: page.nextPageToken };
     },
     ListTopicSubscriptions: (req: ProtoObject) => {
-      const page = broker.listTopicSubscriptions(req.topic, req.pageSize, req.pageToken);
+      const page = broker.topics.listSubscriptions(req.topic, req.pageSize, req.pageToken);
       return { subscriptions: page.items, nextPageToken: page.nextPageToken };
     },
     DeleteTopic: (req: ProtoObject) => {
-      broker.deleteTopic(req.topic);
+      broker.topics.delete(req.topic);
       return EMPTY;
     },
     DetachSubscription: (req: ProtoObject) => {
@@ -41,8 +41,9 @@ export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
       return EMPTY;
     },
     Publish: (req: PublishRequest) => {
-      if (broker.publishesAsync(req.topic)) return broker.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((messageIds) => ({ messageIds }));
-      return { messageIds: broker.publish(req.topic, req.messages ?? [], req.requestBytes) };
+      const topics = broker.topics;
+      if (topics.publishesAsync(req.topic)) return topics.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((messageIds) => ({ messageIds }));
+      return { messageIds: topics.publish(req.topic, req.messages ?? [], req.requestBytes) };
     },
   };
 }

@@ -23,34 +23,34 @@ export interface PullRequest {
 
 export function subscriberRpcs(broker: Broker): Record<string, UnaryRpc> {
   return {
-    CreateSubscription: (req: ProtoObject) => subscriptionToProto(broker.createSubscription(subscriptionFromProto(req))),
-    GetSubscription: (req: ProtoObject) => subscriptionToProto(broker.getSubscription(req.subscription)),
+    CreateSubscription: (req: ProtoObject) => subscriptionToProto(broker.subscriptions.create(subscriptionFromProto(req))),
+    GetSubscription: (req: ProtoObject) => subscriptionToProto(broker.subscriptions.get(req.subscription)),
     UpdateSubscription: (req: ProtoObject) =>
-      subscriptionToProto(broker.updateSubscription(subscriptionFromProto(req.subscription), req.updateMask?.paths ?? [])),
+      subscriptionToProto(broker.subscriptions.update(subscriptionFromProto(req.subscription), req.updateMask?.paths ?? [])),
     ListSubscriptions: (req: ProtoObject) => {
-      const page = broker.listSubscriptions(req.project, req.pageSize, req.pageToken);
+      const page = broker.subscriptions.list(req.project, req.pageSize, req.pageToken);
       return { subscriptions: page.items.map(subscriptionToProto), nextPageToken: page.nextPageToken };
     },
     DeleteSubscription: (req: ProtoObject) => {
-      broker.deleteSubscription(req.subscription);
+      broker.subscriptions.delete(req.subscription);
       return EMPTY;
     },
     ModifyAckDeadline: (req: ModAckRequest) => {
-      broker.modifyAckDeadline(req.subscription, req.ackIds ?? [], req.ackDeadlineSeconds ?? 0);
+      broker.subscriptions.modifyAckDeadline(req.subscription, req.ackIds ?? [], req.ackDeadlineSeconds ?? 0);
       return EMPTY;
     },
     Acknowledge: (req: AckRequest) => {
-      broker.acknowledge(req.subscription, req.ackIds ?? []);
+      broker.subscriptions.acknowledge(req.subscription, req.ackIds ?? []);
       return EMPTY;
     },
     Pull: (req: PullRequest, ctx: CallContext): Promise<DeliveryBatch> => {
-      const handle = broker.pull(req.subscription, req.maxMessages ?? 0, !!req.returnImmediately);
-      const sub = broker.subscription(req.subscription);
+      const handle = broker.subscriptions.pull(req.subscription, req.maxMessages ?? 0, !!req.returnImmediately);
+      const sub = broker.subscriptions.lookup(req.subscription);
       ctx.onCancel(handle.cancel);
       return handle.result.then((deliveries) => deliveryBatch(sub.config, deliveries, false));
     },
     ModifyPushConfig: (req: ProtoObject) => {
-      broker.modifyPushConfig(req.subscription, req.pushConfig ?? undefined);
+      broker.subscriptions.modifyPushConfig(req.subscription, req.pushConfig ?? undefined);
       return EMPTY;
     },
     CreateSnapshot: (req: ProtoObject) =>

@@ -114,7 +114,7 @@ describe("delays, dropped acks, ended streams", () => {
     const raw = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 10 });
     const got: Message[] = [];
     sub.on("message", (m: Message) => (got.push(m), m.ack()));
-    await waitFor(() => suite.emu.broker.subscription(sub.name).view().consumers.length >= 2, 5000, "two open streams");
+    await waitFor(() => suite.emu.broker.subscriptions.lookup(sub.name).view().consumers.length >= 2, 5000, "two open streams");
     const res = await suite.emu.admin("POST", "/emulator/v1/faults/end-streams", { resource: sub.name, error: { code: "UNAVAILABLE" } });
     expect(res.ended).toBeGreaterThanOrEqual(2);
     await waitFor(() => raw.error !== null, 5000, "the raw stream's end");

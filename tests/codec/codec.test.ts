@@ -47,9 +47,9 @@ describe("publish", () => {
     const broker = new Broker({ clock });
     broker.store.keepViews(clock);
     const publish = createRpcTable(broker).unary.get("Publisher.Publish")!;
-    broker.createTopic({ name: "projects/p/topics/none" } as never);
-    broker.createTopic({ name: "projects/p/topics/held" } as never);
-    broker.createSubscription({ name: "projects/p/subscriptions/sub", topic: "projects/p/topics/held" } as never);
+    broker.topics.create({ name: "projects/p/topics/none" } as never);
+    broker.topics.create({ name: "projects/p/topics/held" } as never);
+    broker.subscriptions.create({ name: "projects/p/subscriptions/sub", topic: "projects/p/topics/held" } as never);
     const request = (topic: string) =>
       decodePublishRequest(Buffer.from(pub.requestSerialize({ topic, messages: [{ data: Buffer.from("x") }, { data: Buffer.from("y") }] })));
     publish(request("projects/p/topics/none"), NO_CONTEXT);
@@ -59,31 +59,31 @@ describe("publish", () => {
     publish(held, NO_CONTEXT);
     // Both held, still views: the request less their 2 bytes counts against the memory budget.
     expect(broker.store.pinnedBytes).toBe(whole - 2);
-    const [first] = await broker.pull("projects/p/subscriptions/sub", 1, true).result;
+    const [first] = await broker.subscriptions.pull("projects/p/subscriptions/sub", 1, true).result;
     expect(first!.message.data.buffer.byteLength).toBe(whole);
-    broker.acknowledge("projects/p/subscriptions/sub", [first!.ackId]);
+    broker.subscriptions.acknowledge("projects/p/subscriptions/sub", [first!.ackId]);
     expect(broker.store.pinnedBytes).toBe(whole - 1);
     clock.advance(999);
     expect(broker.store.pinnedBytes).toBe(whole - 1);
     clock.advance(1);
     expect(broker.store.pinnedBytes).toBe(0);
-    const [second] = await broker.pull("projects/p/subscriptions/sub", 1, true).result;
+    const [second] = await broker.subscriptions.pull("projects/p/subscriptions/sub", 1, true).result;
     expect(Buffer.from(second!.message.data).toString()).toBe("y");
     expect(second!.message.data.buffer.byteLength).toBe(1);
     // All of a request acked before the second: let go at once, nothing copied.
     publish(request("projects/p/topics/held"), NO_CONTEXT);
-    const both = await broker.pull("projects/p/subscriptions/sub", 10, true).result;
-    broker.acknowledge("projects/p/subscriptions/sub", both.map((d) => d.ackId));
+    const both = await broker.subscriptions.pull("projects/p/subscriptions/sub", 10, true).result;
+    broker.subscriptions.acknowledge("projects/p/subscriptions/sub", both.map((d) => d.ackId));
     expect(broker.store.pinnedBytes).toBe(0);
   });
 
   test("without a view clock a store copies held data out at once", async () => {
     const broker = new Broker({ clock: new ManualClock() });
-    broker.createTopic({ name: "projects/p/topics/top" } as never);
-    broker.createSubscription({ name: "projects/p/subscriptions/sub1", topic: "projects/p/topics/top" } as never);
+    broker.topics.create({ name: "projects/p/topics/top" } as never);
+    broker.subscriptions.create({ name: "projects/p/subscriptions/sub1", topic: "projects/p/topics/top" } as never);
     const req = decodePublishRequest(Buffer.from(pub.requestSerialize({ topic: "projects/p/topics/top", messages: [{ data: Buffer.from("x") }, { data: Buffer.from("y") }] })));
     createRpcTable(broker).unary.get("Publisher.Publish")!(req, NO_CONTEXT);
-    const ds = await broker.pull("projects/p/subscriptions/sub1", 10, true).result;
+    const ds = await broker.subscriptions.pull("projects/p/subscriptions/sub1", 10, true).result;
     expect(ds.map((d) => d.message.data.buffer.byteLength)).toEqual([1, 1]);
     expect(broker.store.pinnedBytes).toBe(0);
   });

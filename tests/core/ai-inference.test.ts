@@ -36,9 +36,9 @@ describe("at publish", () => {
     const { broker, model } = fixture();
     const topic = makeTopic(broker, { messageTransforms: AI });
     const sub = makeSub(broker, topic);
-    expect(broker.publishesAsync(topic)).toBe(true);
-    const first = track(broker.publishAsync(topic, [msg("a1"), msg("a2")]));
-    const second = track(broker.publishAsync(topic, [msg("b1")]));
+    expect(broker.topics.publishesAsync(topic)).toBe(true);
+    const first = track(broker.topics.publishAsync(topic, [msg("a1"), msg("a2")]));
+    const second = track(broker.topics.publishAsync(topic, [msg("b1")]));
     await flush();
     expect(model.calls.map((c) => c.data)).toEqual(["a1", "a2"]); // the second waits for the first
     model.answer(1);
@@ -55,8 +55,8 @@ describe("at publish", () => {
     const { broker, model } = fixture();
     const topic = makeTopic(broker, { messageTransforms: AI });
     const sub = makeSub(broker, topic);
-    const bad = track(broker.publishAsync(topic, [msg("x"), msg("y")]));
-    const good = track(broker.publishAsync(topic, [msg("z")]));
+    const bad = track(broker.topics.publishAsync(topic, [msg("x"), msg("y")]));
+    const good = track(broker.topics.publishAsync(topic, [msg("z")]));
     await flush();
     model.answer(0);
     model.answer(1, true);
@@ -71,21 +71,21 @@ describe("at publish", () => {
   test("a topic deleted while its model answers: the Publish is NOT_FOUND and stores nothing", async () => {
     const { broker, model } = fixture();
     const topic = makeTopic(broker, { messageTransforms: AI });
-    const p = track(broker.publishAsync(topic, [msg("late")]));
+    const p = track(broker.topics.publishAsync(topic, [msg("late")]));
     await flush();
-    broker.deleteTopic(topic);
+    broker.topics.delete(topic);
     model.answer(0);
     await flush();
     expect((p.error as { code: string }).code).toBe("NOT_FOUND");
-    expect(broker.publishesAsync(topic)).toBe(false);
+    expect(broker.topics.publishesAsync(topic)).toBe(false);
   });
 
   test("without a model caller the transform passes messages through on the synchronous path", async () => {
     const { broker } = setup();
     const topic = makeTopic(broker, { messageTransforms: AI });
     const sub = makeSub(broker, topic, { messageTransforms: AI });
-    expect(broker.publishesAsync(topic)).toBe(false);
-    broker.publish(topic, [msg("plain")]);
+    expect(broker.topics.publishesAsync(topic)).toBe(false);
+    broker.topics.publish(topic, [msg("plain")]);
     expect(texts(await pullNow(broker, sub))).toEqual(["plain"]);
   });
 });
@@ -95,7 +95,7 @@ describe("at delivery", () => {
     const { broker, model } = fixture();
     const topic = makeTopic(broker);
     const sub = makeSub(broker, topic, { messageTransforms: AI });
-    broker.publish(topic, [msg("hello")]);
+    broker.topics.publish(topic, [msg("hello")]);
     const { sink } = openStream(broker, sub);
     expect(model.calls).toHaveLength(1);
     expect(sink.deliveries).toHaveLength(0);
@@ -112,8 +112,8 @@ describe("at delivery", () => {
     const { broker, model } = fixture();
     const topic = makeTopic(broker);
     const sub = makeSub(broker, topic, { messageTransforms: AI, enableMessageOrdering: true });
-    broker.publish(topic, [msg("k1", { orderingKey: "k" }), msg("k2", { orderingKey: "k" })]);
-    broker.publish(topic, [msg("j1", { orderingKey: "j" })]);
+    broker.topics.publish(topic, [msg("k1", { orderingKey: "k" }), msg("k2", { orderingKey: "k" })]);
+    broker.topics.publish(topic, [msg("j1", { orderingKey: "j" })]);
     const { sink } = openStream(broker, sub);
     expect(model.calls.map((c) => c.data)).toEqual(["k1", "j1"]);
     model.answer(1);
@@ -133,7 +133,7 @@ describe("at delivery", () => {
     const { broker, model, clock } = fixture();
     const topic = makeTopic(broker);
     const sub = makeSub(broker, topic, { messageTransforms: AI, ackDeadlineSeconds: 10 });
-    broker.publish(topic, [msg("retry")]);
+    broker.topics.publish(topic, [msg("retry")]);
     const { sink } = openStream(broker, sub);
     model.answer(0, true);
     await flush();
@@ -153,12 +153,12 @@ describe("at delivery", () => {
     const expiring = makeSub(broker, topic, { messageTransforms: AI, messageRetentionDuration: 600 * SEC });
     const seeking = makeSub(broker, topic, { messageTransforms: AI, enableMessageOrdering: true });
     const deleted = makeSub(broker, topic, { messageTransforms: AI });
-    broker.publish(topic, [msg("m", { orderingKey: "k" })]);
+    broker.topics.publish(topic, [msg("m", { orderingKey: "k" })]);
     const streams = [expiring, seeking, deleted].map((s) => openStream(broker, s));
     expect(model.calls).toHaveLength(3);
     broker.seek(seeking, { time: 0 }); // back in the queue: prepared again, the first answer disregarded
     expect(model.calls).toHaveLength(4);
-    broker.deleteSubscription(deleted);
+    broker.subscriptions.delete(deleted);
     clock.advance(601 * SEC);
     expect(broker.subscriptionView(expiring).backlogSize).toBe(0);
     for (let i = 0; i < 4; i++) model.answer(i);
@@ -175,7 +175,7 @@ describe("at delivery", () => {
     const topic = makeTopic(broker);
     const sub = makeSub(broker, topic, { messageTransforms: AI });
     const n = MAX_PREPARING + 10;
-    broker.publish(topic, Array.from({ length: n }, (_, i) => msg(`m${i}`)));
+    broker.topics.publish(topic, Array.from({ length: n }, (_, i) => msg(`m${i}`)));
     const { sink } = openStream(broker, sub);
     expect(model.calls).toHaveLength(MAX_PREPARING);
     for (let i = 0; i < n; i++) {

@@ -20,7 +20,7 @@ describe("publish → pull", () => {
   test("a pulled message carries id, data, attributes and publish time", async () => {
     const { broker, clock } = setup();
     const { topic, sub } = topicAndSub(broker);
-    const [id] = broker.publish(topic, [msg("hello", { attributes: { k: "v" } })]);
+    const [id] = broker.topics.publish(topic, [msg("hello", { attributes: { k: "v" } })]);
     const [d] = await pullNow(broker, sub);
     expect(d.message.id).toBe(id);
     expect(new TextDecoder().decode(d.message.data)).toBe("hello");
@@ -51,7 +51,7 @@ describe("publish → pull", () => {
   test("every subscription of a topic gets its own copy", async () => {
     const { broker } = setup();
     const { topic, sub } = topicAndSub(broker);
-    const other = broker.createSubscription({ name: sub + "-b", topic } as never).name;
+    const other = broker.subscriptions.create({ name: sub + "-b", topic } as never).name;
     publishTexts(broker, topic, ["x"]);
     expect(texts(await pullNow(broker, sub))).toEqual(["x"]);
     expect(texts(await pullNow(broker, other))).toEqual(["x"]);
@@ -61,7 +61,7 @@ describe("publish → pull", () => {
     const { broker } = setup();
     const { topic } = topicAndSub(broker);
     publishTexts(broker, topic, ["early"]);
-    const late = broker.createSubscription({ name: subName(), topic } as never).name;
+    const late = broker.subscriptions.create({ name: subName(), topic } as never).name;
     expect(await pullNow(broker, late)).toEqual([]);
   });
 
@@ -87,8 +87,8 @@ describe("broker options", () => {
     const { topic, sub } = topicAndSub(broker);
     publishTexts(broker, topic, ["old"]);
     const old = await pullNow(broker, sub);
-    broker.deleteSubscription(sub);
-    broker.createSubscription({ name: sub, topic } as never);
+    broker.subscriptions.delete(sub);
+    broker.subscriptions.create({ name: sub, topic } as never);
     publishTexts(broker, topic, ["new"]);
     expect(ack(broker, sub, old)).toEqual([old[0].ackId]); // matched no lease
     expect(texts(await pullNow(broker, sub))).toEqual(["new"]);
@@ -100,7 +100,7 @@ describe("unary pull waiting", () => {
     const { broker } = setup({ pullWaitMs: 60_000 });
     const { topic, sub } = topicAndSub(broker);
     publishTexts(broker, topic, ["ready"]);
-    const state = track(broker.pull(sub, 10).result);
+    const state = track(broker.subscriptions.pull(sub, 10).result);
     await flush();
     expect(state.settled).toBe(true);
     expect(texts(state.value!)).toEqual(["ready"]);
@@ -115,7 +115,7 @@ describe("unary pull waiting", () => {
   test("a waiting pull resolves empty after pullWaitMs on the manual clock, not before", async () => {
     const { broker, clock } = setup({ pullWaitMs: 5000 });
     const { sub } = topicAndSub(broker);
-    const state = track(broker.pull(sub, 10).result);
+    const state = track(broker.subscriptions.pull(sub, 10).result);
     clock.advance(4999);
     await flush();
     expect(state.settled).toBe(false);
@@ -129,7 +129,7 @@ describe("unary pull waiting", () => {
     const { broker, clock } = setup({ pullWaitMs: 5000 });
     const { topic, sub } = topicAndSub(broker);
     const before = clock.pendingTimers(); // the expiration policy's
-    const h = broker.pull(sub, 10);
+    const h = broker.subscriptions.pull(sub, 10);
     const state = track(h.result);
     await flush();
     expect(state.settled).toBe(false);
@@ -144,7 +144,7 @@ describe("unary pull waiting", () => {
   test("a cancelled waiting pull resolves [] and leaves later messages for the next pull", async () => {
     const { broker } = setup();
     const { topic, sub } = topicAndSub(broker);
-    const h = broker.pull(sub, 10);
+    const h = broker.subscriptions.pull(sub, 10);
     h.cancel();
     expect(await h.result).toEqual([]);
     publishTexts(broker, topic, ["kept"]);
@@ -154,8 +154,8 @@ describe("unary pull waiting", () => {
   test("two waiting pulls share one message: exactly one gets it", async () => {
     const { broker, clock } = setup({ pullWaitMs: 1000 });
     const { topic, sub } = topicAndSub(broker);
-    const a = track(broker.pull(sub, 10).result);
-    const b = track(broker.pull(sub, 10).result);
+    const a = track(broker.subscriptions.pull(sub, 10).result);
+    const b = track(broker.subscriptions.pull(sub, 10).result);
     publishTexts(broker, topic, ["only"]);
     clock.advance(1000);
     await flush();
@@ -167,8 +167,8 @@ describe("unary pull waiting", () => {
   test("a waiting pull fails NOT_FOUND when its subscription is deleted", async () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    const h = broker.pull(sub, 10);
-    broker.deleteSubscription(sub);
+    const h = broker.subscriptions.pull(sub, 10);
+    broker.subscriptions.delete(sub);
     expect((await caughtAsync(h.result)).code).toBe("NOT_FOUND");
   });
 });
@@ -213,7 +213,7 @@ describe("leases", () => {
     clock.advance(11 * SEC);
     const second = await pullNow(broker, sub);
     expect(ack(broker, sub, first)).toEqual([first[0].ackId]);
-    expect(broker.modifyAckDeadline(sub, [first[0].ackId], 600)).toEqual([first[0].ackId]);
+    expect(broker.subscriptions.modifyAckDeadline(sub, [first[0].ackId], 600)).toEqual([first[0].ackId]);
     clock.advance(11 * SEC);
     const third = await pullNow(broker, sub);
     expect(third.map((d) => d.message.id)).toEqual(second.map((d) => d.message.id));
@@ -223,7 +223,7 @@ describe("leases", () => {
   test("unknown ack ids are ignored (and reported back) without exactly-once delivery", async () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    expect(broker.acknowledge(sub, ["nope"])).toEqual(["nope"]);
+    expect(broker.subscriptions.acknowledge(sub, ["nope"])).toEqual(["nope"]);
   });
 
   test("modifyAckDeadline extends: no redelivery before the new deadline, redelivery after", async () => {
@@ -232,7 +232,7 @@ describe("leases", () => {
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
     clock.advance(5 * SEC);
-    expect(broker.modifyAckDeadline(sub, [ds[0].ackId], 30)).toEqual([]);
+    expect(broker.subscriptions.modifyAckDeadline(sub, [ds[0].ackId], 30)).toEqual([]);
     clock.advance(29 * SEC); // 34 s after delivery, 29 s after the modack
     expect(await pullNow(broker, sub)).toEqual([]);
     clock.advance(2 * SEC);
@@ -246,7 +246,7 @@ describe("leases", () => {
     const { topic, sub } = topicAndSub(broker, { ackDeadlineSeconds: 600 });
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
-    broker.modifyAckDeadline(sub, [ds[0].ackId], 1);
+    broker.subscriptions.modifyAckDeadline(sub, [ds[0].ackId], 1);
     clock.advance(2 * SEC);
     expect(texts(await pullNow(broker, sub))).toEqual(["a"]);
   });
@@ -256,7 +256,7 @@ describe("leases", () => {
     const { topic, sub } = topicAndSub(broker);
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
-    broker.modifyAckDeadline(sub, [ds[0].ackId], 60);
+    broker.subscriptions.modifyAckDeadline(sub, [ds[0].ackId], 60);
     expect(ack(broker, sub, ds)).toEqual([]);
     clock.advance(120 * SEC);
     expect(await pullNow(broker, sub)).toEqual([]);
@@ -306,28 +306,28 @@ describe("leases", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
     for (const s of [601, -1]) {
-      expectRefused(() => broker.modifyAckDeadline(sub, ["x"], s), "INVALID_ARGUMENT", "ack_deadline_seconds");
+      expectRefused(() => broker.subscriptions.modifyAckDeadline(sub, ["x"], s), "INVALID_ARGUMENT", "ack_deadline_seconds");
     }
   });
 
   test("acknowledge with no ack ids is INVALID_ARGUMENT naming ack_ids", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    expectRefused(() => broker.acknowledge(sub, []), "INVALID_ARGUMENT", "ack_ids");
+    expectRefused(() => broker.subscriptions.acknowledge(sub, []), "INVALID_ARGUMENT", "ack_ids");
   });
 
   test("over 2500 ack ids in one request is INVALID_ARGUMENT", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
     const ids = Array.from({ length: 2501 }, (_, i) => `id${i}`);
-    expect(caught(() => broker.acknowledge(sub, ids)).code).toBe("INVALID_ARGUMENT");
-    expect(broker.acknowledge(sub, ids.slice(0, 2500))).toHaveLength(2500); // accepted; none matched a lease
+    expect(caught(() => broker.subscriptions.acknowledge(sub, ids)).code).toBe("INVALID_ARGUMENT");
+    expect(broker.subscriptions.acknowledge(sub, ids.slice(0, 2500))).toHaveLength(2500); // accepted; none matched a lease
   });
 
   test("a message with only attributes is delivered", async () => {
     const { broker } = setup();
     const { topic, sub } = topicAndSub(broker);
-    broker.publish(topic, [{ attributes: { only: "attrs" } }]);
+    broker.topics.publish(topic, [{ attributes: { only: "attrs" } }]);
     const [d] = await pullNow(broker, sub);
     expect(d.message.attributes).toEqual({ only: "attrs" });
     expect(d.message.data.length).toBe(0);
@@ -339,9 +339,9 @@ describe("subscription filter", () => {
   test("a filtered subscription receives only matching messages", async () => {
     const { broker } = setup();
     const { topic, sub } = topicAndSub(broker, { filter: 'attributes.color = "red"' });
-    broker.publish(topic, [msg("red", { attributes: { color: "red" } })]);
-    broker.publish(topic, [msg("blue", { attributes: { color: "blue" } })]);
-    broker.publish(topic, [msg("none")]);
+    broker.topics.publish(topic, [msg("red", { attributes: { color: "red" } })]);
+    broker.topics.publish(topic, [msg("blue", { attributes: { color: "blue" } })]);
+    broker.topics.publish(topic, [msg("none")]);
     expect(texts(await pullNow(broker, sub))).toEqual(["red"]);
   });
 

@@ -71,9 +71,9 @@ describe("broker events", () => {
     broker.observe(rec);
     const topic = makeTopic(broker);
     const sub = makeSub(broker, topic);
-    broker.updateSubscription({ ...broker.getSubscription(sub), ackDeadlineSeconds: 30 }, ["ack_deadline_seconds"]);
-    broker.deleteTopic(topic);
-    broker.deleteSubscription(sub);
+    broker.subscriptions.update({ ...broker.subscriptions.get(sub), ackDeadlineSeconds: 30 }, ["ack_deadline_seconds"]);
+    broker.topics.delete(topic);
+    broker.subscriptions.delete(sub);
     expect(rec.lines).toEqual([
       "topic created topic",
       "subscription created sub",
@@ -115,7 +115,7 @@ describe("broker events", () => {
     broker.updateSnapshot({ name: a, topic: "", expireTime: 0, labels: { k: "v" } }, ["labels"]);
     broker.createSnapshot(`${PARENT}/snapshots/snap-b`, sub);
     broker.deleteSnapshot(a);
-    broker.deleteTopic(topic);
+    broker.topics.delete(topic);
     clock.advance(8 * 24 * 3600 * SEC);
     expect(rec.lines.filter((l) => l.startsWith("snapshot"))).toEqual([
       "snapshot created snap-a",

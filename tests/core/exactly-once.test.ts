@@ -34,7 +34,7 @@ describe("unary Acknowledge and ModifyAckDeadline", () => {
     const stale = await pullNow(broker, sub);
     clock.advance(11 * SEC);
     const fresh = await pullNow(broker, sub);
-    const e = caught(() => broker.acknowledge(sub, [fresh[0].ackId, stale[0].ackId]));
+    const e = caught(() => broker.subscriptions.acknowledge(sub, [fresh[0].ackId, stale[0].ackId]));
     expect(e.details[0]).toMatchObject({ metadata: [[stale[0].ackId, "PERMANENT_FAILURE_INVALID_ACK_ID"]] });
     clock.advance(60 * SEC);
     expect(await pullNow(broker, sub)).toEqual([]); // the fresh id was acked
@@ -47,7 +47,7 @@ describe("unary Acknowledge and ModifyAckDeadline", () => {
     nack(broker, sub, first);
     expect(caught(() => nack(broker, sub, first)).details[0]).toMatchObject({ reason: "EXACTLY_ONCE_ACKID_FAILURE" });
     const second = await pullNow(broker, sub);
-    expect(broker.modifyAckDeadline(sub, [second[0].ackId], 60)).toEqual([]);
+    expect(broker.subscriptions.modifyAckDeadline(sub, [second[0].ackId], 60)).toEqual([]);
     clock.advance(30 * SEC);
     expect(await pullNow(broker, sub)).toEqual([]); // no redelivery while the lease is valid
   });
@@ -55,7 +55,7 @@ describe("unary Acknowledge and ModifyAckDeadline", () => {
   test("the ErrorInfo metadata stays within what a gRPC trailer can carry", () => {
     const { broker, sub } = eod();
     const ids = Array.from({ length: 2500 }, (_, i) => `stale-ack-id-${i}`);
-    const e = caught(() => broker.acknowledge(sub, ids));
+    const e = caught(() => broker.subscriptions.acknowledge(sub, ids));
     const meta = (e.details[0] as unknown as { metadata: [string, string][] }).metadata;
     expect(meta.length).toBeGreaterThan(50);
     expect(meta.length).toBeLessThan(ids.length);

@@ -4,7 +4,7 @@ import { PROJECT, SEC, ack, openStream, publishTexts, pullNow, setup, topicAndSu
 
 const DAY = 24 * 3600 * SEC;
 const gone = (broker: ReturnType<typeof setup>["broker"], sub: string) =>
-  broker.listSubscriptions(`projects/${PROJECT}`).items.every((s) => s.name !== sub);
+  broker.subscriptions.list(`projects/${PROJECT}`).items.every((s) => s.name !== sub);
 
 /** Still there one second before `ms` from now, deleted at `ms`. */
 function expectGoneAfter(broker: ReturnType<typeof setup>["broker"], clock: ReturnType<typeof setup>["clock"], sub: string, ms: number) {
@@ -56,7 +56,7 @@ describe("expiration_policy", () => {
     const { sub } = topicAndSub(broker, { expirationPolicy: {} });
     clock.advance(400 * DAY);
     expect(gone(broker, sub)).toBe(false);
-    broker.updateSubscription({ name: sub, ...ONE_DAY } as never, ["expiration_policy", "message_retention_duration"]);
+    broker.subscriptions.update({ name: sub, ...ONE_DAY } as never, ["expiration_policy", "message_retention_duration"]);
     clock.advance(DAY);
     expect(gone(broker, sub)).toBe(true);
   });

@@ -37,11 +37,11 @@ test("messages are acked only once their write resolves; unwritten ones come bac
   expect(kind.writes).toHaveLength(1);
   const [w] = kind.writes;
   expect(texts(w.batch)).toEqual(["a", "b", "c"]);
-  expect(broker.subscription(sub).backlogSize).toBe(3);
+  expect(broker.subscriptions.lookup(sub).backlogSize).toBe(3);
   w.resolve({ state: "ACTIVE", written: [w.batch[0], w.batch[2]] });
   await flush();
-  expect(broker.subscription(sub).backlogSize).toBe(1);
-  expect(broker.exportStatus(sub)).toEqual({ kind: "bigquery", state: "ACTIVE", rows: 2 });
+  expect(broker.subscriptions.lookup(sub).backlogSize).toBe(1);
+  expect(broker.subscriptions.exportStatus(sub)).toEqual({ kind: "bigquery", state: "ACTIVE", rows: 2 });
 });
 
 test("a write that throws is a redelivery after backoff, never a loss", async () => {
@@ -58,7 +58,7 @@ test("a write that throws is a redelivery after backoff, never a loss", async ()
   expect(kind.writes[1].batch[0].deliveryAttempt).toBe(2);
   kind.writes[1].resolve({ state: "ACTIVE", written: kind.writes[1].batch });
   await flush();
-  expect(broker.subscription(sub).backlogSize).toBe(0);
+  expect(broker.subscriptions.lookup(sub).backlogSize).toBe(0);
 });
 
 test("NOT_FOUND pauses with growing backoff and reports the state; the first good write resumes and resets it", async () => {
@@ -66,7 +66,7 @@ test("NOT_FOUND pauses with growing backoff and reports the state; the first goo
   kind.probeState = "NOT_FOUND";
   const { broker, clock } = setup({ exports: () => [kind] });
   const { topic, sub } = topicAndSub(broker, BQ);
-  const state = () => (broker.getSubscription(sub).bigqueryConfig as { state: string }).state;
+  const state = () => (broker.subscriptions.get(sub).bigqueryConfig as { state: string }).state;
   expect(state()).toBe("NOT_FOUND");
   publishTexts(broker, topic, ["m"]);
   for (const wait of [1, 2, 4]) {
@@ -81,7 +81,7 @@ test("NOT_FOUND pauses with growing backoff and reports the state; the first goo
   kind.writes.at(-1)!.resolve({ state: "ACTIVE", written: kind.writes.at(-1)!.batch });
   await flush();
   expect(state()).toBe("ACTIVE");
-  expect(broker.subscription(sub).backlogSize).toBe(0);
+  expect(broker.subscriptions.lookup(sub).backlogSize).toBe(0);
   publishTexts(broker, topic, ["n"]);
   expect(kind.writes.length).toBe(5); // no pause left behind
 });
@@ -113,20 +113,20 @@ test("a write in flight when the subscription is deleted settles quietly", async
   const { broker } = setup({ exports: () => [kind] });
   const { topic, sub } = topicAndSub(broker, BQ);
   publishTexts(broker, topic, ["x"]);
-  broker.deleteSubscription(sub);
+  broker.subscriptions.delete(sub);
   kind.writes[0].resolve({ state: "ACTIVE", written: kind.writes[0].batch });
   await flush();
-  expect(() => broker.getSubscription(sub)).toThrow();
+  expect(() => broker.subscriptions.get(sub)).toThrow();
 });
 
 test("Pull and StreamingPull are refused; turning the export off makes it a pull subscription again", () => {
   const kind = new ScriptedKind();
   const { broker } = setup({ exports: () => [kind] });
   const { sub } = topicAndSub(broker, BQ);
-  expect(() => broker.pull(sub, 1, true)).toThrow("not supported for BigQuery subscriptions");
-  broker.updateSubscription({ ...broker.getSubscription(sub), bigqueryConfig: {} }, ["bigquery_config"]);
-  expect(broker.getSubscription(sub).bigqueryConfig).toBeUndefined();
-  expect(broker.exportStatus(sub)).toBeNull();
+  expect(() => broker.subscriptions.pull(sub, 1, true)).toThrow("not supported for BigQuery subscriptions");
+  broker.subscriptions.update({ ...broker.subscriptions.get(sub), bigqueryConfig: {} }, ["bigquery_config"]);
+  expect(broker.subscriptions.get(sub).bigqueryConfig).toBeUndefined();
+  expect(broker.subscriptions.exportStatus(sub)).toBeNull();
 });
 
 test("switching kinds: a stream open when the subscription becomes BigQuery returns its messages and ends; push → BigQuery → pull moves what waits, and a push answer after the switch still settles", async () => {
@@ -137,25 +137,25 @@ test("switching kinds: a stream open when the subscription becomes BigQuery retu
   const { topic, sub } = topicAndSub(broker);
   const sink = new FakeSink();
   new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
-  broker.updateSubscription({ ...broker.getSubscription(sub), ...BQ }, ["bigquery_config"]);
+  broker.subscriptions.update({ ...broker.subscriptions.get(sub), ...BQ }, ["bigquery_config"]);
   expect(texts(kind.writes[0]?.batch ?? [])).toEqual([]);
   publishTexts(broker, topic, ["a"]);
   // The export consumer took "a"; the stream is never handed a message (one it is handed goes back, and it ends).
   expect(texts(kind.writes[0].batch)).toEqual(["a"]);
   expect(sink.sends.flat()).toEqual([]);
-  broker.updateSubscription({ ...broker.getSubscription(sub), bigqueryConfig: {}, pushConfig: { pushEndpoint: "http://127.0.0.1:1/p" } }, [
+  broker.subscriptions.update({ ...broker.subscriptions.get(sub), bigqueryConfig: {}, pushConfig: { pushEndpoint: "http://127.0.0.1:1/p" } }, [
     "bigquery_config",
     "push_config",
   ]);
   kind.writes[0].resolve({ state: "ACTIVE", written: kind.writes[0].batch });
   await flush();
-  expect(broker.subscription(sub).backlogSize).toBe(0);
+  expect(broker.subscriptions.lookup(sub).backlogSize).toBe(0);
   publishTexts(broker, topic, ["b", "c"]);
   expect(answers).toHaveLength(1); // window 1: "b" is out, "c" waits
-  broker.modifyPushConfig(sub, {});
+  broker.subscriptions.modifyPushConfig(sub, {});
   answers[0](200);
   await flush();
   expect(texts(await pullNow(broker, sub))).toEqual(["c"]);
-  expect(broker.subscription(sub).backlogSize).toBe(1);
+  expect(broker.subscriptions.lookup(sub).backlogSize).toBe(1);
   expect(sink.failure?.code).toBe("FAILED_PRECONDITION");
 });

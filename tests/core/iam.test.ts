@@ -83,10 +83,10 @@ describe("IAM policies", () => {
     const { topic, sub } = topicAndSub(broker);
     broker.iam.set(topic, { bindings: [editor] });
     broker.iam.set(sub, { bindings: [editor] });
-    broker.deleteSubscription(sub);
-    broker.deleteTopic(topic);
-    broker.createTopic({ name: topic, labels: {} });
-    broker.createSubscription({ name: sub, topic } as never);
+    broker.subscriptions.delete(sub);
+    broker.topics.delete(topic);
+    broker.topics.create({ name: topic, labels: {} });
+    broker.subscriptions.create({ name: sub, topic } as never);
     expect(broker.iam.get(topic).bindings).toEqual([]);
     expect(broker.iam.get(sub).bindings).toEqual([]);
   });

@@ -82,8 +82,8 @@ describe("checkPublish accepts", () => {
   test("broker.publish applies the same checks", () => {
     const { broker } = setup();
     const { topic } = topicAndSub(broker);
-    expect(caught(() => broker.publish(topic, [{}])).code).toBe("INVALID_ARGUMENT");
-    expect(caught(() => broker.publish(topic, [{ data: bytes("a"), orderingKey: "x" }, { data: bytes("b"), orderingKey: "y" }])).code).toBe(
+    expect(caught(() => broker.topics.publish(topic, [{}])).code).toBe("INVALID_ARGUMENT");
+    expect(caught(() => broker.topics.publish(topic, [{ data: bytes("a"), orderingKey: "x" }, { data: bytes("b"), orderingKey: "y" }])).code).toBe(
       "FAILED_PRECONDITION",
     );
   });
@@ -95,8 +95,8 @@ describe("unicode", () => {
     const topic = makeTopic(broker);
     const cases: MessageInput[] = [{ attributes: { "k\uD800": "v" } }, { attributes: { k: "v\uDC00" } }, { data: bytes("x"), orderingKey: "\uD800" }];
     for (const m of cases) {
-      expectRefused(() => broker.publish(topic, [m]), "INVALID_ARGUMENT", "lone surrogate");
+      expectRefused(() => broker.topics.publish(topic, [m]), "INVALID_ARGUMENT", "lone surrogate");
     }
-    expect(broker.publish(topic, [{ attributes: { "ключ😀": "значение" }, orderingKey: "é" }]).length).toBe(1);
+    expect(broker.topics.publish(topic, [{ attributes: { "ключ😀": "значение" }, orderingKey: "é" }]).length).toBe(1);
   });
 });

@@ -20,7 +20,7 @@ describe("memory accounting", () => {
     const { broker, memory } = budgeted(2 ** 30);
     const topic = makeTopic(broker);
     for (let i = 0; i < 3; i++) makeSub(broker, topic);
-    broker.publish(topic, [{ data: KIB }]);
+    broker.topics.publish(topic, [{ data: KIB }]);
     expect(memory.held).toBe(PER);
   });
 
@@ -28,14 +28,14 @@ describe("memory accounting", () => {
     const { broker, memory } = budgeted(2 ** 30);
     const topic = makeTopic(broker);
     makeSub(broker, topic, { filter: "attributes:never" });
-    broker.publish(topic, [{ data: KIB }]);
+    broker.topics.publish(topic, [{ data: KIB }]);
     expect(memory.held).toBe(0);
   });
 
   test("acks give the memory back; nacks and expiries do not", async () => {
     const { broker, memory, clock } = budgeted(2 ** 30);
     const { topic, sub } = topicAndSub(broker);
-    broker.publish(topic, [{ data: KIB }, { data: KIB }]);
+    broker.topics.publish(topic, [{ data: KIB }, { data: KIB }]);
     const held = memory.held;
     expect(held).toBe(2 * PER);
     let ds = await pullNow(broker, sub);
@@ -52,13 +52,13 @@ describe("memory accounting", () => {
     const topic = makeTopic(broker);
     const a = makeSub(broker, topic);
     const b = makeSub(broker, topic);
-    broker.publish(topic, [{ data: KIB }]);
-    broker.deleteSubscription(a);
+    broker.topics.publish(topic, [{ data: KIB }]);
+    broker.subscriptions.delete(a);
     expect(memory.held).toBe(PER);
     broker.detachSubscription(b);
     expect(memory.held).toBe(0);
     makeSub(broker, topic);
-    broker.publish(topic, [{ data: KIB }]);
+    broker.topics.publish(topic, [{ data: KIB }]);
     broker.reset();
     expect(memory.held).toBe(0);
   });
@@ -66,7 +66,7 @@ describe("memory accounting", () => {
   test("a message past its retention is freed when dropped", async () => {
     const { broker, memory, clock } = budgeted(2 ** 30);
     const { topic, sub } = topicAndSub(broker, { messageRetentionDuration: 600 * SEC });
-    broker.publish(topic, [{ data: KIB }]);
+    broker.topics.publish(topic, [{ data: KIB }]);
     clock.advance(601 * SEC);
     expect(await pullNow(broker, sub)).toEqual([]);
     expect(memory.held).toBe(0);
@@ -77,7 +77,7 @@ describe("memory accounting", () => {
     const dlq = makeTopic(broker);
     const dlqSub = makeSub(broker, dlq);
     const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
-    broker.publish(topic, [{ data: KIB }]);
+    broker.topics.publish(topic, [{ data: KIB }]);
     for (let i = 0; i < 5; i++) nack(broker, sub, await pullNow(broker, sub));
     // The forwarded copy carries the dead-letter source attributes besides the data.
     expect(memory.held).toBeGreaterThan(PER);
@@ -90,15 +90,15 @@ describe("publish past the budget", () => {
   test("the publish that would cross it is RESOURCE_EXHAUSTED saying why; acks make room again", async () => {
     const { broker, memory } = budgeted(2 * 10 * PER);
     const { topic, sub } = topicAndSub(broker);
-    for (let i = 0; i < 9; i++) broker.publish(topic, [{ data: KIB }]);
-    const e = expectRefused(() => broker.publish(topic, [{ data: KIB }, { data: KIB }]), "RESOURCE_EXHAUSTED", "memory budget");
+    for (let i = 0; i < 9; i++) broker.topics.publish(topic, [{ data: KIB }]);
+    const e = expectRefused(() => broker.topics.publish(topic, [{ data: KIB }, { data: KIB }]), "RESOURCE_EXHAUSTED", "memory budget");
     expect(e.message).toContain("unacknowledged");
     expect(memory.refused).toBe(1);
     // Deliveries and acks go on past the budget.
     const ds = await pullNow(broker, sub, 100);
     expect(ds.length).toBe(9);
     ack(broker, sub, ds);
-    expect(broker.publish(topic, [{ data: KIB }, { data: KIB }]).length).toBe(2);
+    expect(broker.topics.publish(topic, [{ data: KIB }, { data: KIB }]).length).toBe(2);
   });
 
   test("resident memory over the budget refuses publishes; it is sampled at most every 100 ms, with a collection asked for", () => {
@@ -107,15 +107,15 @@ describe("publish past the budget", () => {
     let reclaims = 0;
     const { broker, clock, memory } = budgeted(1000 * 2 ** 20, () => (samples++, rss), () => reclaims++);
     const topic = makeTopic(broker);
-    for (let i = 0; i < 5; i++) broker.publish(topic, [{ data: KIB }]);
+    for (let i = 0; i < 5; i++) broker.topics.publish(topic, [{ data: KIB }]);
     expect(samples).toBe(1);
     rss = 2000 * 2 ** 20;
     clock.advance(100);
-    expectRefused(() => broker.publish(topic, [{ data: KIB }]), "RESOURCE_EXHAUSTED", "process uses");
+    expectRefused(() => broker.topics.publish(topic, [{ data: KIB }]), "RESOURCE_EXHAUSTED", "process uses");
     expect(reclaims).toBe(1);
     rss = 10;
     clock.advance(100);
-    expect(broker.publish(topic, [{ data: KIB }]).length).toBe(1);
+    expect(broker.topics.publish(topic, [{ data: KIB }]).length).toBe(1);
     expect(memory.probe()).toMatchObject({ limitBytes: 1000 * 2 ** 20, heldLimitBytes: 500 * 2 ** 20, publishesRefused: 1 });
   });
 
@@ -124,7 +124,7 @@ describe("publish past the budget", () => {
     const topic = makeTopic(broker);
     makeSub(broker, topic);
     expect(broker.memory.probe()).toBe(null);
-    expect(broker.publish(topic, [{ data: KIB }]).length).toBe(1);
+    expect(broker.topics.publish(topic, [{ data: KIB }]).length).toBe(1);
     expect(broker.memory.held).toBe(PER);
   });
 });

@@ -23,12 +23,12 @@ function gauged() {
 test("over its limit the gauge refuses past the room it had at the crossing, and admits again within it", async () => {
   const { broker, clock, memory, set } = gauged();
   const { topic, sub } = topicAndSub(broker, { ackDeadlineSeconds: 600 });
-  for (let i = 0; i < 8; i++) broker.publish(topic, [{ data: KIB }]);
+  for (let i = 0; i < 8; i++) broker.topics.publish(topic, [{ data: KIB }]);
   const held = memory.held;
   set(1001);
   clock.advance(SEC);
   // The crossing: 8 messages held, so 6 may be held while the gauge stays over.
-  const e = caught(() => broker.publish(topic, [{ data: KIB }]));
+  const e = caught(() => broker.topics.publish(topic, [{ data: KIB }]));
   expect(e?.code).toBe("RESOURCE_EXHAUSTED");
   expect(e?.message).toContain("address space");
   expect(e?.message).toContain("RLIMIT_AS (ulimit -v)");
@@ -39,7 +39,7 @@ test("over its limit the gauge refuses past the room it had at the crossing, and
   let admitted = 0;
   const admits = () => {
     try {
-      broker.publish(topic, [{ data: KIB }]);
+      broker.topics.publish(topic, [{ data: KIB }]);
       return true;
     } catch (e) {
       if ((e as { code?: string }).code !== "RESOURCE_EXHAUSTED") throw e;
@@ -56,8 +56,8 @@ test("far past its limit the gauge refuses even an empty emulator; back under it
   const { topic } = topicAndSub(broker);
   set(1100);
   clock.advance(SEC);
-  expect(caught(() => broker.publish(topic, [{ data: KIB }]))?.code).toBe("RESOURCE_EXHAUSTED");
+  expect(caught(() => broker.topics.publish(topic, [{ data: KIB }]))?.code).toBe("RESOURCE_EXHAUSTED");
   set(900);
   clock.advance(SEC);
-  for (let i = 0; i < 20; i++) broker.publish(topic, [{ data: KIB }]);
+  for (let i = 0; i < 20; i++) broker.topics.publish(topic, [{ data: KIB }]);
 });

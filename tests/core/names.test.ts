@@ -36,8 +36,8 @@ describe("resource names", () => {
 
   test("the broker validates names on create", () => {
     const { broker } = setup();
-    expectRefused(() => broker.createTopic({ name: T("goog-x"), labels: {} }), "INVALID_ARGUMENT", T("goog-x"));
-    expect(caught(() => broker.createSubscription({ name: "projects/p1/topics/abc", topic: T("abc") } as never)).code).toBe(
+    expectRefused(() => broker.topics.create({ name: T("goog-x"), labels: {} }), "INVALID_ARGUMENT", T("goog-x"));
+    expect(caught(() => broker.subscriptions.create({ name: "projects/p1/topics/abc", topic: T("abc") } as never)).code).toBe(
       "INVALID_ARGUMENT",
     );
   });

@@ -85,7 +85,7 @@ describe("message ordering", () => {
     const { broker, clock, topic, sub } = ordered();
     publishTexts(broker, topic, ["1", "2"], "k");
     const batch = await pullNow(broker, sub);
-    broker.modifyAckDeadline(sub, [batch[0].ackId], 60);
+    broker.subscriptions.modifyAckDeadline(sub, [batch[0].ackId], 60);
     clock.advance(11 * SEC);
     ack(broker, sub, [batch[0]]);
     expect(texts(await pullNow(broker, sub))).toEqual(["2"]);

@@ -22,7 +22,7 @@ describe("paging", () => {
     const project = uid("proj");
     const names = Array.from({ length: 5 }, () => makeTopic(broker, { name: topicName(undefined, project) }));
     makeTopic(broker, { name: topicName(undefined, uid("other")) });
-    const pages = allPages((t) => broker.listTopics(`projects/${project}`, 2, t));
+    const pages = allPages((t) => broker.topics.list(`projects/${project}`, 2, t));
     expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
     expect(pages.flat().map((t) => t.name).sort()).toEqual(names.sort());
   });
@@ -31,7 +31,7 @@ describe("paging", () => {
     const { broker } = setup();
     const project = uid("proj");
     for (let i = 0; i < 3; i++) makeTopic(broker, { name: topicName(undefined, project) });
-    const page = broker.listTopics(`projects/${project}`, 0);
+    const page = broker.topics.list(`projects/${project}`, 0);
     expect(page.items.length).toBe(3);
     expect(page.nextPageToken).toBe("");
   });
@@ -41,7 +41,7 @@ describe("paging", () => {
     const project = uid("proj");
     const topic = makeTopic(broker, { name: topicName(undefined, project) });
     const names = Array.from({ length: 7 }, () => makeSub(broker, topic, { name: subName(undefined, project) }));
-    const pages = allPages((t) => broker.listSubscriptions(`projects/${project}`, 3, t));
+    const pages = allPages((t) => broker.subscriptions.list(`projects/${project}`, 3, t));
     expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
     const seen = pages.flat().map((s) => s.name);
     expect(new Set(seen).size).toBe(7);
@@ -54,7 +54,7 @@ describe("paging", () => {
     const other = makeTopic(broker);
     const mine = Array.from({ length: 5 }, () => makeSub(broker, topic));
     makeSub(broker, other);
-    const pages = allPages((t) => broker.listTopicSubscriptions(topic, 2, t));
+    const pages = allPages((t) => broker.topics.listSubscriptions(topic, 2, t));
     expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
     expect(pages.flat().sort()).toEqual(mine.sort());
   });
@@ -63,24 +63,24 @@ describe("paging", () => {
     const { broker } = setup();
     const project = uid("proj");
     for (let i = 0; i < 4; i++) makeTopic(broker, { name: topicName(undefined, project) });
-    const pages = allPages((t) => broker.listTopics(`projects/${project}`, 2, t));
+    const pages = allPages((t) => broker.topics.list(`projects/${project}`, 2, t));
     expect(pages.map((p) => p.length)).toEqual([2, 2]);
   });
 
   test("a garbage page_token is INVALID_ARGUMENT naming page_token", () => {
     const { broker } = setup();
     makeTopic(broker);
-    expectRefused(() => broker.listTopics(PARENT, 1, "not-a-token"), "INVALID_ARGUMENT", "page_token");
+    expectRefused(() => broker.topics.list(PARENT, 1, "not-a-token"), "INVALID_ARGUMENT", "page_token");
   });
 
   test("a negative page_size is INVALID_ARGUMENT naming page_size", () => {
     const { broker } = setup();
-    expectRefused(() => broker.listTopics(PARENT, -1), "INVALID_ARGUMENT", "page_size");
+    expectRefused(() => broker.topics.list(PARENT, -1), "INVALID_ARGUMENT", "page_size");
   });
 
   test("a malformed project is INVALID_ARGUMENT", () => {
     const { broker } = setup();
-    expect(caught(() => broker.listTopics("core-test")).code).toBe("INVALID_ARGUMENT");
-    expect(caught(() => broker.listSubscriptions("projects/a/b")).code).toBe("INVALID_ARGUMENT");
+    expect(caught(() => broker.topics.list("core-test")).code).toBe("INVALID_ARGUMENT");
+    expect(caught(() => broker.subscriptions.list("projects/a/b")).code).toBe("INVALID_ARGUMENT");
   });
 });

@@ -165,7 +165,7 @@ describe("push delivery", () => {
   test("a filter decides what is pushed", () => {
     const { broker, sender } = pushSetup();
     const { topic } = topicAndSub(broker, push({ filter: 'attributes.color = "red"' }));
-    broker.publish(topic, [
+    broker.topics.publish(topic, [
       { data: new TextEncoder().encode("red"), attributes: { color: "red" } },
       { data: new TextEncoder().encode("blue"), attributes: { color: "blue" } },
     ]);
@@ -186,8 +186,8 @@ describe("push delivery", () => {
   test("Pull and StreamingPull on a push subscription are FAILED_PRECONDITION", () => {
     const { broker } = pushSetup();
     const { sub } = topicAndSub(broker, push());
-    expect(caught(() => broker.pull(sub, 1, true)).code).toBe("FAILED_PRECONDITION");
-    expectRefused(() => broker.streamConsumer(sub, { ackDeadlineSeconds: 10, deliver: () => {} }), "FAILED_PRECONDITION", "push");
+    expect(caught(() => broker.subscriptions.pull(sub, 1, true)).code).toBe("FAILED_PRECONDITION");
+    expectRefused(() => broker.subscriptions.streamConsumer(sub, { ackDeadlineSeconds: 10, deliver: () => {} }), "FAILED_PRECONDITION", "push");
   });
 
   test("ModifyPushConfig switches push to pull and back; nothing in flight is lost", async () => {
@@ -195,15 +195,15 @@ describe("push delivery", () => {
     const { topic, sub } = topicAndSub(broker, push());
     publishTexts(broker, topic, ["a"]);
     expect(sender.requests.length).toBe(1);
-    broker.modifyPushConfig(sub, {});
+    broker.subscriptions.modifyPushConfig(sub, {});
     publishTexts(broker, topic, ["b"]);
     expect(sender.requests.length).toBe(1);
     await sender.answerAll(200); // the request already out still acks "a"
     expect((await pullNow(broker, sub)).map((d) => new TextDecoder().decode(d.message.data))).toEqual(["b"]);
-    broker.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
+    broker.subscriptions.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
     publishTexts(broker, topic, ["c"]);
     expect(sender.texts).toEqual(["a", "c"]);
-    expect(broker.getSubscription(sub).pushConfig?.attributes).toEqual({ "x-goog-version": "v1" });
+    expect(broker.subscriptions.get(sub).pushConfig?.attributes).toEqual({ "x-goog-version": "v1" });
   });
 
   test("after the switch to push, new messages go to the endpoint and new streams are refused", () => {
@@ -214,7 +214,7 @@ describe("push delivery", () => {
     sink.writable = false; // backpressured after "a": the stream takes nothing more
     publishTexts(broker, topic, ["a"]);
     expect(sink.sends.flat().map((d) => new TextDecoder().decode(d.message.data))).toEqual(["a"]);
-    broker.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
+    broker.subscriptions.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
     publishTexts(broker, topic, ["b"]);
     expect(sender.texts.sort()).toEqual(["b"]);
     expect(sink.failure).toBeNull();
@@ -227,7 +227,7 @@ describe("push delivery", () => {
     const { topic, sub } = topicAndSub(broker);
     const sink = new FakeSink();
     new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
-    broker.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
+    broker.subscriptions.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
     publishTexts(broker, topic, ["a", "b", "c"]);
     expect(sink.failure?.code).toBe("FAILED_PRECONDITION");
     expect(sink.sends.flat()).toEqual([]);
@@ -238,8 +238,8 @@ describe("push delivery", () => {
   test("an update of push_config or ack_deadline_seconds applies to the next request", () => {
     const { broker, sender } = pushSetup();
     const { topic, sub } = topicAndSub(broker, push());
-    broker.updateSubscription(
-      { ...broker.getSubscription(sub), pushConfig: { pushEndpoint: "http://127.0.0.1:2/other" }, ackDeadlineSeconds: 20 },
+    broker.subscriptions.update(
+      { ...broker.subscriptions.get(sub), pushConfig: { pushEndpoint: "http://127.0.0.1:2/other" }, ackDeadlineSeconds: 20 },
       ["push_config", "ack_deadline_seconds"],
     );
     publishTexts(broker, topic, ["a"]);
@@ -251,7 +251,7 @@ describe("push delivery", () => {
     const { broker, sender } = pushSetup();
     const { topic, sub } = topicAndSub(broker, push());
     publishTexts(broker, topic, ["a"]);
-    broker.deleteSubscription(sub);
+    broker.subscriptions.delete(sub);
     await sender.answerAll(200);
     await sender.answerAll(500);
     expect(broker.stats().subscriptions).toBe(0);

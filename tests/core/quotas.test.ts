@@ -33,7 +33,7 @@ describe("at the real limits", () => {
     makeTopic(broker, { name: topicName("elsewhere", "other") });
     // An existing name is still ALREADY_EXISTS, not the quota.
     expect(caught(() => makeTopic(broker, { name: topicName("t0", "full") })).code).toBe("ALREADY_EXISTS");
-    broker.deleteTopic(topicName("t5", "full"));
+    broker.topics.delete(topicName("t5", "full"));
     makeTopic(broker, { name: topicName("one-more", "full") });
     expect(caught(() => makeTopic(broker, { name: topicName("two-more", "full") })).code).toBe("RESOURCE_EXHAUSTED");
   });
@@ -43,13 +43,13 @@ describe("at the real limits", () => {
     const topic = makeTopic(broker, { name: topicName("t", "subs") });
     for (let i = 0; i < 10_000; i++) makeSub(broker, topic, { name: subName(`s${i}`, "subs") });
     broker.detachSubscription(subName("s0", "subs"));
-    broker.deleteTopic(topic);
+    broker.topics.delete(topic);
     const other = makeTopic(broker, { name: topicName("t2", "subs") });
     const err = caught(() => makeSub(broker, other, { name: subName("one-more", "subs") }));
     expect(err.code).toBe("RESOURCE_EXHAUSTED");
     expect(err.message).toContain('type="subscriptions-per-project", current=10000, maximum=10000');
     expect(err.message).toContain("projects/proj-subs/subscriptions/sub-one-more");
-    broker.deleteSubscription(subName("s0", "subs"));
+    broker.subscriptions.delete(subName("s0", "subs"));
     makeSub(broker, other, { name: subName("one-more", "subs") });
   });
 
@@ -108,9 +108,9 @@ describe("lowered limits (--project-quotas)", () => {
     const { broker } = setup({ quotas });
     makeTopic(broker, { name: topicName("t1", "clean") });
     makeTopic(broker, { name: topicName("t2", "clean") });
-    caught(() => broker.createTopic({ name: topicName("t3", "clean"), labels: {} } as TopicResource));
-    expect(caught(() => broker.getTopic(topicName("t3", "clean"))).code).toBe("NOT_FOUND");
-    expect(broker.listTopics("projects/proj-clean").items.length).toBe(2);
+    caught(() => broker.topics.create({ name: topicName("t3", "clean"), labels: {} } as TopicResource));
+    expect(caught(() => broker.topics.get(topicName("t3", "clean"))).code).toBe("NOT_FOUND");
+    expect(broker.topics.list("projects/proj-clean").items.length).toBe(2);
   });
 
   test("a broker restarted on its data dir counts what it restored", () => {

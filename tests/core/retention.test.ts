@@ -24,7 +24,7 @@ describe("subscription message_retention_duration", () => {
     publishTexts(broker, topic, ["a"]);
     clock.advance(10 * MIN - 5 * SEC);
     const ds = await pullNow(broker, sub);
-    broker.modifyAckDeadline(sub, [ds[0].ackId], 600);
+    broker.subscriptions.modifyAckDeadline(sub, [ds[0].ackId], 600);
     clock.advance(5 * SEC);
     expect(broker.stats().outstanding).toBe(0);
     expect(ack(broker, sub, ds)).toEqual([ds[0].ackId]);
@@ -37,7 +37,7 @@ describe("subscription message_retention_duration", () => {
     publishTexts(broker, topic, ["a"]);
     clock.advance(20 * MIN);
     expect(broker.stats().backlog).toBe(1);
-    broker.updateSubscription({ name: sub, messageRetentionDuration: 10 * MIN } as never, ["message_retention_duration"]);
+    broker.subscriptions.update({ name: sub, messageRetentionDuration: 10 * MIN } as never, ["message_retention_duration"]);
     expect(broker.stats().backlog).toBe(0);
     expect(broker.stats().heldMessages).toBe(0);
   });
@@ -72,7 +72,7 @@ describe("retain_acked_messages", () => {
     publishTexts(broker, topic, ["a"]);
     ack(broker, sub, await pullNow(broker, sub));
     expect(broker.stats().heldMessages).toBe(1);
-    broker.updateSubscription({ name: sub, retainAckedMessages: false } as never, ["retain_acked_messages"]);
+    broker.subscriptions.update({ name: sub, retainAckedMessages: false } as never, ["retain_acked_messages"]);
     expect(broker.stats().heldMessages).toBe(0);
   });
 });
@@ -110,7 +110,7 @@ describe("topic message_retention_duration", () => {
     const { broker, clock } = setup();
     const topic = makeTopic(broker, { messageRetentionDuration: 60 * MIN });
     const sub = makeSub(broker, topic, { messageRetentionDuration: 10 * MIN });
-    expect(broker.getSubscription(sub).topicMessageRetentionDuration).toBe(60 * MIN);
+    expect(broker.subscriptions.get(sub).topicMessageRetentionDuration).toBe(60 * MIN);
     publishTexts(broker, topic, ["a"]);
     clock.advance(30 * MIN);
     expect(texts(await pullNow(broker, sub))).toEqual(["a"]);
@@ -120,12 +120,12 @@ describe("topic message_retention_duration", () => {
     const { broker } = setup();
     const topic = makeTopic(broker);
     const sub = makeSub(broker, topic);
-    broker.updateTopic({ name: topic, messageRetentionDuration: 60 * MIN } as never, ["message_retention_duration"]);
-    expect(broker.getSubscription(sub).topicMessageRetentionDuration).toBe(60 * MIN);
+    broker.topics.update({ name: topic, messageRetentionDuration: 60 * MIN } as never, ["message_retention_duration"]);
+    expect(broker.subscriptions.get(sub).topicMessageRetentionDuration).toBe(60 * MIN);
     publishTexts(broker, topic, ["a"]);
-    broker.deleteSubscription(sub);
+    broker.subscriptions.delete(sub);
     expect(broker.stats().heldMessages).toBe(1);
-    broker.updateTopic({ name: topic } as never, ["message_retention_duration"]);
+    broker.topics.update({ name: topic } as never, ["message_retention_duration"]);
     expect(broker.stats().heldMessages).toBe(0);
   });
 
@@ -134,7 +134,7 @@ describe("topic message_retention_duration", () => {
     const topic = makeTopic(broker, { messageRetentionDuration: 60 * MIN });
     publishTexts(broker, topic, ["a", "b"]);
     expect(broker.stats().heldBytes).toBe(2);
-    broker.deleteTopic(topic);
+    broker.topics.delete(topic);
     expect(broker.stats()).toMatchObject({ heldMessages: 0, heldBytes: 0 });
   });
 });

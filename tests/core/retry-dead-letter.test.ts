@@ -55,7 +55,7 @@ describe("retry policy", () => {
     const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 10 * SEC } });
     publishTexts(broker, topic, ["a"]);
     nack(broker, sub, await pullNow(broker, sub));
-    const h = broker.pull(sub, 10);
+    const h = broker.subscriptions.pull(sub, 10);
     clock.advance(10 * SEC);
     expect(texts(await h.result)).toEqual(["a"]);
   });
@@ -81,7 +81,7 @@ describe("dead-letter policy", () => {
     const dlq = makeTopic(broker);
     const dlqSub = makeSub(broker, dlq);
     const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
-    broker.publish(topic, [msg("poison", { attributes: { a: "1" } })]);
+    broker.topics.publish(topic, [msg("poison", { attributes: { a: "1" } })]);
     const attempts: number[] = [];
     for (let i = 0; i < 5; i++) {
       const ds = await pullNow(broker, sub);
@@ -102,7 +102,7 @@ describe("dead-letter policy", () => {
     const dlqSub = makeSub(broker, dlq);
     const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
     const published = clock.now();
-    const [id] = broker.publish(topic, [msg("poison", { attributes: { a: "1" }, orderingKey: "" })]);
+    const [id] = broker.topics.publish(topic, [msg("poison", { attributes: { a: "1" }, orderingKey: "" })]);
     for (let i = 0; i < 5; i++) {
       clock.advance(SEC);
       nack(broker, sub, await pullNow(broker, sub));

@@ -50,7 +50,7 @@ function withSchema(type = "AVRO", definition = AVRO) {
 function schemaTopic(settings: Record<string, unknown>, type = "AVRO", definition = AVRO) {
   const f = withSchema(type, definition);
   const topic = topicName();
-  f.broker.createTopic({ name: topic, labels: {}, schemaSettings: { schema: f.name, ...settings } } as TopicResource);
+  f.broker.topics.create({ name: topic, labels: {}, schemaSettings: { schema: f.name, ...settings } } as TopicResource);
   const sub = makeSub(f.broker, topic);
   return { ...f, topic, sub };
 }
@@ -151,7 +151,7 @@ describe("schemas", () => {
 describe("topics with schema_settings", () => {
   test("conforming messages are stored with the googclient_schema* attributes", async () => {
     const { broker, topic, sub, name, created } = schemaTopic({ encoding: "JSON" });
-    broker.publish(topic, [{ data: json({ name: "Alaska", post_abbr: "AK" }), attributes: { mine: "1" } }]);
+    broker.topics.publish(topic, [{ data: json({ name: "Alaska", post_abbr: "AK" }), attributes: { mine: "1" } }]);
     const [d] = await pullNow(broker, sub);
     expect({ ...d.message.attributes }).toEqual({
       mine: "1",
@@ -164,10 +164,10 @@ describe("topics with schema_settings", () => {
   test("a non-conforming message fails the whole publish with INVALID_ARGUMENT naming it", async () => {
     const { broker, topic, sub } = schemaTopic({ encoding: "BINARY" });
     const good = avroType.toBuffer({ name: "Alaska", post_abbr: "AK" });
-    const e = expectRefused(() => broker.publish(topic, [{ data: good }, { data: json({ name: "Alaska", post_abbr: "AK" }) }]), "INVALID_ARGUMENT", "messages[1]");
+    const e = expectRefused(() => broker.topics.publish(topic, [{ data: good }, { data: json({ name: "Alaska", post_abbr: "AK" }) }]), "INVALID_ARGUMENT", "messages[1]");
     expect(e.message).toContain("BINARY");
     expect(await pullNow(broker, sub)).toEqual([]);
-    broker.publish(topic, [{ data: good }]);
+    broker.topics.publish(topic, [{ data: good }]);
     expect((await pullNow(broker, sub))[0].message.attributes.googclient_schemaencoding).toBe("BINARY");
   });
 
@@ -179,37 +179,37 @@ describe("topics with schema_settings", () => {
     const v1Only = avroType.toBuffer({ name: "Alaska", post_abbr: "AK" }); // v2 expects more bytes
     const firstOnly = topicName();
     const settings = (extra: object) => ({ schema: name, encoding: "BINARY", ...extra });
-    broker.createTopic({ name: firstOnly, labels: {}, schemaSettings: settings({ lastRevisionId: created.revisionId }) } as TopicResource);
-    expect(caught(() => broker.publish(firstOnly, [{ data: v2Only }])).code).toBe("INVALID_ARGUMENT");
+    broker.topics.create({ name: firstOnly, labels: {}, schemaSettings: settings({ lastRevisionId: created.revisionId }) } as TopicResource);
+    expect(caught(() => broker.topics.publish(firstOnly, [{ data: v2Only }])).code).toBe("INVALID_ARGUMENT");
     const all = topicName();
-    broker.createTopic({ name: all, labels: {}, schemaSettings: settings({}) } as TopicResource);
+    broker.topics.create({ name: all, labels: {}, schemaSettings: settings({}) } as TopicResource);
     const sub = makeSub(broker, all);
-    broker.publish(all, [{ data: v2Only }, { data: v1Only }]);
+    broker.topics.publish(all, [{ data: v2Only }, { data: v1Only }]);
     const got = await pullNow(broker, sub);
     expect(got.map((d) => d.message.attributes.googclient_schemarevisionid)).toEqual([v2.revisionId, created.revisionId]);
     const bad = { name: topicName(), labels: {}, schemaSettings: { schema: name, firstRevisionId: v2.revisionId, lastRevisionId: created.revisionId } };
-    expect(caught(() => broker.createTopic(bad as TopicResource)).message).toContain("first_revision_id");
+    expect(caught(() => broker.topics.create(bad as TopicResource)).message).toContain("first_revision_id");
     const unknown = { name: topicName(), labels: {}, schemaSettings: { schema: name, firstRevisionId: "00000000" } };
-    expect(caught(() => broker.createTopic(unknown as TopicResource)).code).toBe("INVALID_ARGUMENT");
+    expect(caught(() => broker.topics.create(unknown as TopicResource)).code).toBe("INVALID_ARGUMENT");
   });
 
   test("a topic on a missing schema is NOT_FOUND; a deleted schema makes publishing fail", () => {
     const { broker, topic, name } = schemaTopic({});
     const missing = { name: topicName(), labels: {}, schemaSettings: { schema: `${PARENT}/schemas/nope` } };
-    expect(caught(() => broker.createTopic(missing as TopicResource)).code).toBe("NOT_FOUND");
+    expect(caught(() => broker.topics.create(missing as TopicResource)).code).toBe("NOT_FOUND");
     broker.schemas.delete(name);
-    expect((broker.getTopic(topic).schemaSettings as { schema: string }).schema).toBe("_deleted-schema_");
-    expect(caught(() => broker.publish(topic, [{ data: json({ name: "a", post_abbr: "b" }) }])).code).toBe("FAILED_PRECONDITION");
+    expect((broker.topics.get(topic).schemaSettings as { schema: string }).schema).toBe("_deleted-schema_");
+    expect(caught(() => broker.topics.publish(topic, [{ data: json({ name: "a", post_abbr: "b" }) }])).code).toBe("FAILED_PRECONDITION");
   });
 
   test("UpdateTopic can add and remove schema_settings", () => {
     const { broker, name } = withSchema();
     const topic = topicName();
-    broker.createTopic({ name: topic, labels: {} });
-    broker.publish(topic, [{ data: bytes("anything") }]);
-    broker.updateTopic({ name: topic, labels: {}, schemaSettings: { schema: name } } as TopicResource, ["schema_settings"]);
-    expect(caught(() => broker.publish(topic, [{ data: bytes("anything") }])).code).toBe("INVALID_ARGUMENT");
-    broker.updateTopic({ name: topic, labels: {} }, ["schema_settings"]);
-    broker.publish(topic, [{ data: bytes("anything") }]);
+    broker.topics.create({ name: topic, labels: {} });
+    broker.topics.publish(topic, [{ data: bytes("anything") }]);
+    broker.topics.update({ name: topic, labels: {}, schemaSettings: { schema: name } } as TopicResource, ["schema_settings"]);
+    expect(caught(() => broker.topics.publish(topic, [{ data: bytes("anything") }])).code).toBe("INVALID_ARGUMENT");
+    broker.topics.update({ name: topic, labels: {} }, ["schema_settings"]);
+    broker.topics.publish(topic, [{ data: bytes("anything") }]);
   });
 });

@@ -70,7 +70,7 @@ describe("seek to a time", () => {
     const { broker, clock } = setup();
     const topic = makeTopic(broker, { messageRetentionDuration: 3600 * SEC });
     const t0 = clock.now();
-    broker.publish(topic, [msg("blue", { attributes: { c: "blue" } }), msg("red", { attributes: { c: "red" } })]);
+    broker.topics.publish(topic, [msg("blue", { attributes: { c: "blue" } }), msg("red", { attributes: { c: "red" } })]);
     clock.advance(SEC);
     const sub = makeSub(broker, topic, { filter: 'attributes.c = "blue"' });
     broker.seek(sub, { time: t0 });

@@ -63,7 +63,7 @@ describe("what a snapshot keeps", () => {
     const { topic, sub } = topicAndSub(broker);
     publishTexts(broker, topic, ["before"]);
     broker.createSnapshot(snapName(), sub);
-    broker.deleteSubscription(sub);
+    broker.subscriptions.delete(sub);
     expect(broker.stats().heldMessages).toBe(1);
     publishTexts(broker, topic, ["after"]);
     expect(broker.stats().heldMessages).toBe(2);
@@ -76,7 +76,7 @@ describe("what a snapshot keeps", () => {
     const name = snapName();
     broker.createSnapshot(name, sub);
     publishTexts(broker, topic, ["after"]);
-    broker.deleteSubscription(sub);
+    broker.subscriptions.delete(sub);
     broker.deleteSnapshot(name);
     expect(broker.stats()).toMatchObject({ heldMessages: 0, heldBytes: 0, snapshots: 0 });
   });
@@ -86,7 +86,7 @@ describe("what a snapshot keeps", () => {
     const { topic, sub } = topicAndSub(broker);
     const name = snapName();
     broker.createSnapshot(name, sub);
-    broker.deleteSubscription(sub);
+    broker.subscriptions.delete(sub);
     publishTexts(broker, topic, ["kept"]);
     clock.advance(7 * DAY - SEC);
     expect(broker.getSnapshot(name).name).toBe(name);
@@ -111,14 +111,14 @@ describe("Get, List, Update, Delete", () => {
     const page2 = broker.listSnapshots(`projects/${project}`, 2, page1.nextPageToken);
     expect(page2.items).toHaveLength(2);
     expect(page2.nextPageToken).toBe("");
-    const byTopic = broker.listTopicSnapshots(topic);
+    const byTopic = broker.topics.listSnapshots(topic);
     expect(byTopic.items).toEqual(names);
-    expect(broker.listTopicSnapshots(topic, 1).nextPageToken).not.toBe("");
+    expect(broker.topics.listSnapshots(topic, 1).nextPageToken).not.toBe("");
   });
 
   test("ListTopicSnapshots of a missing topic is NOT_FOUND", () => {
     const { broker } = setup();
-    expect(caught(() => broker.listTopicSnapshots(`projects/${PROJECT}/topics/missing-t`)).code).toBe("NOT_FOUND");
+    expect(caught(() => broker.topics.listSnapshots(`projects/${PROJECT}/topics/missing-t`)).code).toBe("NOT_FOUND");
   });
 
   test("UpdateSnapshot changes labels and brings expire_time closer; masks are checked", () => {
@@ -147,9 +147,9 @@ describe("Get, List, Update, Delete", () => {
     for (const path of ["expire_time.seconds", "expire_time.__proto__.x", "labels.__proto__", "labels..x", "labels.a"]) {
       expectRefused(() => broker.updateSnapshot({ ...s }, [path]), "INVALID_ARGUMENT", path);
     }
-    const e = caught(() => broker.updateTopic({ name: topic, labels: {} }, ["message_retention_duration.seconds"]));
+    const e = caught(() => broker.topics.update({ name: topic, labels: {} }, ["message_retention_duration.seconds"]));
     expect(e.code).toBe("INVALID_ARGUMENT");
-    expect(broker.getTopic(topic).messageRetentionDuration).toBeUndefined();
+    expect(broker.topics.get(topic).messageRetentionDuration).toBeUndefined();
     expect(broker.updateSnapshot({ ...s, labels: { a: "1" } }, ["labels"]).labels).toEqual({ a: "1" });
   });
 
@@ -164,10 +164,10 @@ describe("Get, List, Update, Delete", () => {
     const { topic, sub } = topicAndSub(broker);
     const name = snapName();
     broker.createSnapshot(name, sub);
-    broker.deleteTopic(topic);
+    broker.topics.delete(topic);
     expect(broker.getSnapshot(name).topic).toBe("_deleted-topic_");
     makeTopic(broker, { name: topic });
-    expect(broker.listTopicSnapshots(topic).items).toEqual([]);
+    expect(broker.topics.listSnapshots(topic).items).toEqual([]);
   });
 });
 

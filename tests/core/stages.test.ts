@@ -21,7 +21,7 @@ test("a topic without transforms or a schema has no publish stage; with both, tr
   const stages = new Map([...broker.resources().topics].map((t) => [t.name, t.stages.map((s) => s.name)]));
   expect(stages.get(plain)).toEqual([]);
   expect(stages.get(both)).toEqual(["transforms", "schema"]);
-  broker.updateTopic({ name: both } as never, ["message_transforms"]);
+  broker.topics.update({ name: both } as never, ["message_transforms"]);
   expect([...broker.resources().topics].find((t) => t.name === both)!.stages.map((s) => s.name)).toEqual(["schema"]);
 });
 
@@ -31,10 +31,10 @@ test("a subscription has the transforms delivery stage only while it has transfo
   const topic = makeTopic(broker);
   const plain = makeSub(broker, topic);
   const with_ = makeSub(broker, topic, { messageTransforms: [UDF] });
-  expect(broker.subscription(plain).stage).toBeNull();
-  expect(broker.subscription(with_).stage?.name).toBe("transforms");
-  broker.updateSubscription({ name: with_ } as never, ["message_transforms"]);
-  expect(broker.subscription(with_).stage).toBeNull();
+  expect(broker.subscriptions.lookup(plain).stage).toBeNull();
+  expect(broker.subscriptions.lookup(with_).stage?.name).toBe("transforms");
+  broker.subscriptions.update({ name: with_ } as never, ["message_transforms"]);
+  expect(broker.subscriptions.lookup(with_).stage).toBeNull();
 });
 
 test("mergeFiltered maps a later stage's drops to request indexes", () => {

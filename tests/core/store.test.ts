@@ -13,7 +13,7 @@ import { storeKind, type RowTuple } from "../helpers/stores.ts";
 
 const kind = storeKind();
 const rowsOf = (store: Store, sub: string) => kind.rows(store, sub);
-const liveOf = (broker: Broker, sub: string) => [...broker.entries(sub)].map((e): RowTuple => [e.msg.seq, e.attempts, e.acked]);
+const liveOf = (broker: Broker, sub: string) => [...broker.subscriptions.entries(sub)].map((e): RowTuple => [e.msg.seq, e.attempts, e.acked]);
 
 describe("ids", () => {
   test("message ids are the store's seqs, in publish order across topics", () => {
@@ -58,11 +58,11 @@ describe("held accounting", () => {
     const { broker } = setup();
     const topic = makeTopic(broker);
     const onlyBlue = makeSub(broker, topic, { filter: 'attributes.c = "blue"' });
-    broker.publish(topic, [msg("r", { attributes: { c: "red" } })]);
+    broker.topics.publish(topic, [msg("r", { attributes: { c: "red" } })]);
     expect(broker.stats().heldMessages).toBe(0);
-    broker.publish(topic, [msg("b", { attributes: { c: "blue" } })]);
+    broker.topics.publish(topic, [msg("b", { attributes: { c: "blue" } })]);
     expect(broker.stats().heldMessages).toBe(1);
-    broker.deleteSubscription(onlyBlue);
+    broker.subscriptions.delete(onlyBlue);
     expect(broker.stats().heldMessages).toBe(0);
     const s = makeSub(broker, topic);
     publishTexts(broker, topic, ["x"]);
@@ -119,16 +119,16 @@ describe("every change reaches the store", () => {
     broker.createSnapshot(snap, sub);
 
     const again = new Broker({ clock: new ManualClock(clock.now()), store: kind.reopen(store) });
-    expect(again.getTopic(topic).labels).toEqual({ env: "x" });
+    expect(again.topics.get(topic).labels).toEqual({ env: "x" });
     expect(again.getSnapshot(snap).topic).toBe(topic);
-    const got = await again.pull(sub, 10, true).result;
+    const got = await again.subscriptions.pull(sub, 10, true).result;
     expect(got.map((d) => [new TextDecoder().decode(d.message.data), d.deliveryAttempt])).toEqual([
       ["nacked", 2],
       ["leased", 2],
       ["waiting", 1],
     ]);
     again.seek(sub, { time: t0 });
-    expect(texts(await again.pull(sub, 10, true).result)).toEqual(["acked", "nacked", "leased", "waiting"]);
+    expect(texts(await again.subscriptions.pull(sub, 10, true).result)).toEqual(["acked", "nacked", "leased", "waiting"]);
   });
 
   test("schemas and IAM policies reach the store: a rebuilt broker has them, deletions included", () => {
@@ -144,14 +144,14 @@ describe("every change reaches the store", () => {
     broker.iam.set(sub, { bindings });
     broker.iam.set(gone, { bindings });
     broker.schemas.delete(gone);
-    broker.deleteSubscription(sub);
+    broker.subscriptions.delete(sub);
 
     const again = new Broker({ clock: new ManualClock(clock.now()), store: kind.reopen(store) });
     expect(again.schemas.listRevisions(kept).items.map((r) => r.revisionId)).toEqual(broker.schemas.listRevisions(kept).items.map((r) => r.revisionId));
     expect(again.schemas.has(gone)).toBe(false);
     expect(again.iam.get(topic)).toEqual(policy);
-    expect(again.publish(topic, [msg('{"a":"x"}')])).toHaveLength(1);
-    expect(caught(() => again.publish(topic, [msg("{}")])).code).toBe("INVALID_ARGUMENT");
+    expect(again.topics.publish(topic, [msg('{"a":"x"}')])).toHaveLength(1);
+    expect(caught(() => again.topics.publish(topic, [msg("{}")])).code).toBe("INVALID_ARGUMENT");
     expect(again.stats().subscriptions).toBe(0);
   });
 });

@@ -30,8 +30,8 @@ describe("a stream that ends", () => {
     const [a, b] = sink.deliveries;
     session.close();
     f.clock.advance(100);
-    expect(f.broker.acknowledge(sub, [a.ackId])).toEqual([]);
-    expect(f.broker.modifyAckDeadline(sub, [b.ackId], 60)).toEqual([]);
+    expect(f.broker.subscriptions.acknowledge(sub, [a.ackId])).toEqual([]);
+    expect(f.broker.subscriptions.modifyAckDeadline(sub, [b.ackId], 60)).toEqual([]);
     f.clock.advance(STREAM_END_GRACE_MS);
     const c = await pullNow(f.broker, sub);
     expect(texts(c)).toEqual(["c"]);
@@ -52,7 +52,7 @@ describe("a stream that ends", () => {
     const pulled = await pullNow(f.broker, sub);
     expect(texts(pulled)).toEqual(["b"]);
     expect(ack(f.broker, sub, pulled)).toEqual([]);
-    expect(f.broker.acknowledge(sub, [a.ackId])).toEqual([]);
+    expect(f.broker.subscriptions.acknowledge(sub, [a.ackId])).toEqual([]);
     f.clock.advance(700 * SEC);
     expect(await pullNow(f.broker, sub)).toEqual([]);
   });
@@ -97,10 +97,10 @@ describe("exactly-once with ordering keys", () => {
     publishTexts(broker, topic, ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], "k");
     const ds = await pullNow(broker, sub);
     expect(texts(ds)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
-    for (const d of ds) broker.modifyAckDeadline(sub, [d.ackId], 60);
+    for (const d of ds) broker.subscriptions.modifyAckDeadline(sub, [d.ackId], 60);
     ack(broker, sub, ds.slice(0, 5));
     // The client's first nack must not end the leases its next nacks name.
-    expect(broker.modifyAckDeadline(sub, [ds[5].ackId], 0)).toEqual([]);
+    expect(broker.subscriptions.modifyAckDeadline(sub, [ds[5].ackId], 0)).toEqual([]);
     expect(await pullNow(broker, sub)).toEqual([]); // 7..10 are still validly leased
     expect(nack(broker, sub, ds.slice(6))).toEqual([]);
     const again = await pullNow(broker, sub);

@@ -104,7 +104,7 @@ describe("stream delivery", () => {
     expect(texts(sink.deliveries)).toEqual(["a"]);
     const b = await pullNow(broker, sub);
     expect(texts(b)).toEqual(["b"]);
-    broker.acknowledge(sub, [b[0].ackId]);
+    broker.subscriptions.acknowledge(sub, [b[0].ackId]);
     clock.advance(11 * SEC);
     expect(texts(await pullNow(broker, sub))).toEqual(["a"]);
   });
@@ -131,7 +131,7 @@ describe("stream delivery", () => {
 
   test("deleting the subscription fails the stream with NOT_FOUND", () => {
     const { broker, sub, sink } = open();
-    broker.deleteSubscription(sub);
+    broker.subscriptions.delete(sub);
     expect(sink.failure?.code).toBe("NOT_FOUND");
   });
 

@@ -180,11 +180,11 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
     s.close();
     model.streamEnded(tags.get(s)!, clock.now());
   };
-  const pull = async (max: number) => model.delivered(await broker.pull(sub, max, true).result, clock.now());
+  const pull = async (max: number) => model.delivered(await broker.subscriptions.pull(sub, max, true).result, clock.now());
   const ackIds = (ids: Held[]) => ids.map((x) => x.ackId);
   // The broker answers the ack ids that matched no lease; the model checks the ones that did.
   const matched = (ids: Held[], unmatched: readonly string[]) => ackIds(ids).filter((id) => !unmatched.includes(id));
-  const ack = (ids: Held[]) => ids.length && model.apply("ack", ids, clock.now(), 0, () => matched(ids, broker.acknowledge(sub, ackIds(ids))));
+  const ack = (ids: Held[]) => ids.length && model.apply("ack", ids, clock.now(), 0, () => matched(ids, broker.subscriptions.acknowledge(sub, ackIds(ids))));
   // Step the clock from deadline to deadline, so the model ends leases just before the server
   // does; a step is shorter than a lease, so one given inside a step cannot end inside it too.
   const advance = (ms: number) => {
@@ -200,7 +200,7 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
   for (const a of actions) {
     switch (a.t) {
       case "publish":
-        model.published(broker.publish(topic, Array.from({ length: a.count }, () => ({ data: bytes("m"), orderingKey: a.key || undefined }))), a.key);
+        model.published(broker.topics.publish(topic, Array.from({ length: a.count }, () => ({ data: bytes("m"), orderingKey: a.key || undefined }))), a.key);
         break;
       case "pull":
         await pull(a.max);
@@ -221,12 +221,12 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
         break;
       case "nack": {
         const ids = model.take(a.pick);
-        if (ids.length) model.apply("nack", ids, clock.now(), 0, () => matched(ids, broker.modifyAckDeadline(sub, ackIds(ids), 0)));
+        if (ids.length) model.apply("nack", ids, clock.now(), 0, () => matched(ids, broker.subscriptions.modifyAckDeadline(sub, ackIds(ids), 0)));
         break;
       }
       case "modack": {
         const ids = [...new Set(a.pick.map((p) => model.held[p % Math.max(1, model.held.length)]))].filter((x) => x);
-        if (ids.length) model.apply("modack", ids, clock.now(), a.seconds, () => matched(ids, broker.modifyAckDeadline(sub, ackIds(ids), a.seconds)));
+        if (ids.length) model.apply("modack", ids, clock.now(), a.seconds, () => matched(ids, broker.subscriptions.modifyAckDeadline(sub, ackIds(ids), a.seconds)));
         break;
       }
       case "advance":

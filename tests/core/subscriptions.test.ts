@@ -8,7 +8,7 @@ describe("subscription CRUD and defaults", () => {
   test("defaults: ack deadline 10 s, retention 7 d, expiration 31 d", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    const s = broker.getSubscription(sub);
+    const s = broker.subscriptions.get(sub);
     expect(s.ackDeadlineSeconds).toBe(10);
     expect(s.messageRetentionDuration).toBe(7 * DAY);
     expect(s.expirationPolicy?.ttl).toBe(31 * DAY);
@@ -42,8 +42,8 @@ describe("subscription CRUD and defaults", () => {
   test("ack deadline bounds 10 and 600 are accepted", () => {
     const { broker } = setup();
     const topic = makeTopic(broker);
-    expect(broker.getSubscription(makeSub(broker, topic, { ackDeadlineSeconds: 10 })).ackDeadlineSeconds).toBe(10);
-    expect(broker.getSubscription(makeSub(broker, topic, { ackDeadlineSeconds: 600 })).ackDeadlineSeconds).toBe(600);
+    expect(broker.subscriptions.get(makeSub(broker, topic, { ackDeadlineSeconds: 10 })).ackDeadlineSeconds).toBe(10);
+    expect(broker.subscriptions.get(makeSub(broker, topic, { ackDeadlineSeconds: 600 })).ackDeadlineSeconds).toBe(600);
   });
 
   test("dead-letter topic that does not exist is NOT_FOUND", () => {
@@ -61,7 +61,7 @@ describe("subscription CRUD and defaults", () => {
       expectRefused(() => makeSub(broker, topic, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: n } }), "INVALID_ARGUMENT", "max_delivery_attempts");
     }
     const s = makeSub(broker, topic, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 0 } });
-    expect(broker.getSubscription(s).deadLetterPolicy?.maxDeliveryAttempts).toBe(5);
+    expect(broker.subscriptions.get(s).deadLetterPolicy?.maxDeliveryAttempts).toBe(5);
   });
 
   test("expiration ttl under one day is INVALID_ARGUMENT naming expiration_policy", () => {
@@ -85,82 +85,82 @@ describe("subscription CRUD and defaults", () => {
   test("deleteSubscription then getSubscription is NOT_FOUND", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    broker.deleteSubscription(sub);
-    expect(caught(() => broker.getSubscription(sub)).code).toBe("NOT_FOUND");
-    expect(caught(() => broker.deleteSubscription(sub)).code).toBe("NOT_FOUND");
+    broker.subscriptions.delete(sub);
+    expect(caught(() => broker.subscriptions.get(sub)).code).toBe("NOT_FOUND");
+    expect(caught(() => broker.subscriptions.delete(sub)).code).toBe("NOT_FOUND");
   });
 
   test("pull on a missing subscription is NOT_FOUND", () => {
     const { broker } = setup();
-    expect(caught(() => broker.pull(subName(), 1, true)).code).toBe("NOT_FOUND");
+    expect(caught(() => broker.subscriptions.pull(subName(), 1, true)).code).toBe("NOT_FOUND");
   });
 
   test("pull on a detached subscription is FAILED_PRECONDITION", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
     broker.detachSubscription(sub);
-    expect(broker.getSubscription(sub).detached).toBe(true);
-    expectRefused(() => broker.pull(sub, 1, true), "FAILED_PRECONDITION", "detached");
+    expect(broker.subscriptions.get(sub).detached).toBe(true);
+    expectRefused(() => broker.subscriptions.pull(sub, 1, true), "FAILED_PRECONDITION", "detached");
   });
 
   test("pull with max_messages 0 is INVALID_ARGUMENT naming max_messages", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    expectRefused(() => broker.pull(sub, 0, true), "INVALID_ARGUMENT", "max_messages");
+    expectRefused(() => broker.subscriptions.pull(sub, 0, true), "INVALID_ARGUMENT", "max_messages");
   });
 });
 
 describe("updateSubscription masks", () => {
   const current = (broker: ReturnType<typeof setup>["broker"], name: string): SubscriptionResource =>
-    structuredClone(broker.getSubscription(name));
+    structuredClone(broker.subscriptions.get(name));
 
   test("an empty mask is INVALID_ARGUMENT naming update_mask", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    expectRefused(() => broker.updateSubscription({ ...current(broker, sub), ackDeadlineSeconds: 30 }, []), "INVALID_ARGUMENT", "update_mask");
+    expectRefused(() => broker.subscriptions.update({ ...current(broker, sub), ackDeadlineSeconds: 30 }, []), "INVALID_ARGUMENT", "update_mask");
   });
 
   test("an unknown path is INVALID_ARGUMENT naming it", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    expectRefused(() => broker.updateSubscription(current(broker, sub), ["bogus_path"]), "INVALID_ARGUMENT", "bogus_path");
+    expectRefused(() => broker.subscriptions.update(current(broker, sub), ["bogus_path"]), "INVALID_ARGUMENT", "bogus_path");
   });
 
   test.each(["enable_message_ordering", "filter", "name", "topic"])("immutable path %s is INVALID_ARGUMENT naming it", (path) => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
     const e = caught(() =>
-      broker.updateSubscription({ ...current(broker, sub), enableMessageOrdering: true, filter: 'attributes:x' }, [path]),
+      broker.subscriptions.update({ ...current(broker, sub), enableMessageOrdering: true, filter: 'attributes:x' }, [path]),
     );
     expect(e.code).toBe("INVALID_ARGUMENT");
     expect(e.message).toContain(path);
-    expect(broker.getSubscription(sub).enableMessageOrdering).toBe(false);
-    expect(broker.getSubscription(sub).filter).toBe("");
+    expect(broker.subscriptions.get(sub).enableMessageOrdering).toBe(false);
+    expect(broker.subscriptions.get(sub).filter).toBe("");
   });
 
   test("labels update changes labels only", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker, { labels: { a: "1" }, ackDeadlineSeconds: 42 });
-    const updated = broker.updateSubscription({ ...current(broker, sub), labels: { b: "2" }, ackDeadlineSeconds: 99 }, ["labels"]);
+    const updated = broker.subscriptions.update({ ...current(broker, sub), labels: { b: "2" }, ackDeadlineSeconds: 99 }, ["labels"]);
     expect(updated.labels).toEqual({ b: "2" });
     expect(updated.ackDeadlineSeconds).toBe(42);
-    expect(broker.getSubscription(sub).labels).toEqual({ b: "2" });
+    expect(broker.subscriptions.get(sub).labels).toEqual({ b: "2" });
   });
 
   test("ack_deadline_seconds update is validated and applied", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    expect(broker.updateSubscription({ ...current(broker, sub), ackDeadlineSeconds: 60 }, ["ack_deadline_seconds"]).ackDeadlineSeconds).toBe(60);
-    const e = caught(() => broker.updateSubscription({ ...current(broker, sub), ackDeadlineSeconds: 601 }, ["ack_deadline_seconds"]));
+    expect(broker.subscriptions.update({ ...current(broker, sub), ackDeadlineSeconds: 60 }, ["ack_deadline_seconds"]).ackDeadlineSeconds).toBe(60);
+    const e = caught(() => broker.subscriptions.update({ ...current(broker, sub), ackDeadlineSeconds: 601 }, ["ack_deadline_seconds"]));
     expect(e.code).toBe("INVALID_ARGUMENT");
-    expect(broker.getSubscription(sub).ackDeadlineSeconds).toBe(60);
+    expect(broker.subscriptions.get(sub).ackDeadlineSeconds).toBe(60);
   });
 
   test("an updated ack deadline applies to later deliveries", async () => {
     const { broker, clock } = setup();
     const { topic, sub } = topicAndSub(broker);
-    broker.updateSubscription({ ...current(broker, sub), ackDeadlineSeconds: 60 }, ["ack_deadline_seconds"]);
-    broker.publish(topic, [{ data: new Uint8Array([1]) }]);
+    broker.subscriptions.update({ ...current(broker, sub), ackDeadlineSeconds: 60 }, ["ack_deadline_seconds"]);
+    broker.topics.publish(topic, [{ data: new Uint8Array([1]) }]);
     expect((await pullNow(broker, sub)).length).toBe(1);
     clock.advance(30 * SEC);
     expect(await pullNow(broker, sub)).toEqual([]);

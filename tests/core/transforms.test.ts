@@ -45,15 +45,15 @@ test("without a dead-letter topic a failing message comes back after the ack dea
   clock.advance(10 * SEC);
   await pullNow(broker, sub, 10);
   expect(chain.failed).toBe(2);
-  expect([...broker.entries(sub)].length).toBe(2);
+  expect([...broker.subscriptions.entries(sub)].length).toBe(2);
 });
 
 test("an update of the subscription's transforms applies to messages not transformed yet", async () => {
   const { broker, topic, sub } = await fixture();
   publishTexts(broker, topic, ["a"]);
-  broker.updateSubscription({ name: sub, messageTransforms: [UDF("up", "message.data = message.data.toUpperCase(); return message;")] } as never, ["message_transforms"]);
+  broker.subscriptions.update({ name: sub, messageTransforms: [UDF("up", "message.data = message.data.toUpperCase(); return message;")] } as never, ["message_transforms"]);
   expect(texts(await pullNow(broker, sub, 10))).toEqual(["A"]);
-  broker.updateTopic({ name: topic, messageTransforms: [UDF("none", "return null;")] } as TopicResource, ["message_transforms"]);
+  broker.topics.update({ name: topic, messageTransforms: [UDF("none", "return null;")] } as TopicResource, ["message_transforms"]);
   const ids = publishTexts(broker, topic, ["gone"]);
   expect(ids).toHaveLength(1);
   expect(await pullNow(broker, sub, 10)).toEqual([]);
@@ -67,9 +67,9 @@ test("compiled UDFs are freed when their resource goes or its transforms change 
     const big = UDF("big", `const pad = "${i}${padding}"; return message;`);
     const topic = makeTopic(broker, { messageTransforms: [big] });
     const sub = makeSub(broker, topic, { messageTransforms: [big] });
-    broker.updateSubscription({ name: sub, messageTransforms: [big] } as never, ["message_transforms"]);
-    broker.deleteSubscription(sub);
-    broker.deleteTopic(topic);
+    broker.subscriptions.update({ name: sub, messageTransforms: [big] } as never, ["message_transforms"]);
+    broker.subscriptions.delete(sub);
+    broker.topics.delete(topic);
   }
   const topic = makeTopic(broker, { messageTransforms: [UDF("up", "message.data = message.data.toUpperCase(); return message;")] });
   const sub = makeSub(broker, topic);

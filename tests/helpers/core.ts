@@ -33,13 +33,13 @@ export function setup(o: Partial<BrokerOptions> = {}): CoreFixture {
 
 export function makeTopic(broker: Broker, extra: Partial<TopicResource> = {}): string {
   const name = extra.name ?? topicName();
-  broker.createTopic({ labels: {}, ...extra, name } as TopicResource);
+  broker.topics.create({ labels: {}, ...extra, name } as TopicResource);
   return name;
 }
 
 export function makeSub(broker: Broker, topic: string, extra: Partial<SubscriptionResource> = {}): string {
   const name = extra.name ?? subName();
-  broker.createSubscription({ ...extra, name, topic } as SubscriptionResource);
+  broker.subscriptions.create({ ...extra, name, topic } as SubscriptionResource);
   return name;
 }
 
@@ -64,7 +64,7 @@ export const texts = (ds: readonly Delivery[]) => ds.map(text);
 export const msg = (data: string, extra: Omit<MessageInput, "data"> = {}): MessageInput => ({ data: bytes(data), ...extra });
 
 export function publishTexts(broker: Broker, topic: string, datas: string[], orderingKey?: string): string[] {
-  return broker.publish(topic, datas.map((d) => msg(d, orderingKey ? { orderingKey } : {})));
+  return broker.topics.publish(topic, datas.map((d) => msg(d, orderingKey ? { orderingKey } : {})));
 }
 
 /** A stream on `sub` recording what it is sent. */
@@ -75,12 +75,12 @@ export function openStream(broker: Broker, sub: string, extra: Partial<StreamReq
 }
 
 /** A Pull with return_immediately. */
-export const pullNow = (broker: Broker, sub: string, max = 100) => broker.pull(sub, max, true).result;
+export const pullNow = (broker: Broker, sub: string, max = 100) => broker.subscriptions.pull(sub, max, true).result;
 
 export const nack = (broker: Broker, sub: string, ds: readonly Delivery[]) =>
-  broker.modifyAckDeadline(sub, ds.map((d) => d.ackId), 0);
+  broker.subscriptions.modifyAckDeadline(sub, ds.map((d) => d.ackId), 0);
 export const ack = (broker: Broker, sub: string, ds: readonly Delivery[]) =>
-  broker.acknowledge(sub, ds.map((d) => d.ackId));
+  broker.subscriptions.acknowledge(sub, ds.map((d) => d.ackId));
 
 /** Runs `fn`, which must throw a PubSubError; returns it. */
 export function caught(fn: () => unknown): PubSubError {

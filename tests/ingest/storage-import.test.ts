@@ -79,7 +79,7 @@ test("Avro objects: each record a message in Avro binary; Pub/Sub Avro restores 
   const [src] = await pubsub.createTopic(unique("t"));
   const [exportSub] = await src.createSubscription(unique("s"), { cloudStorageConfig: { bucket: out, avroConfig: { writeMetadata: true } } });
   await src.publishMessage({ data: Buffer.from("round"), attributes: { k: "v" } });
-  await waitFor(() => emu.broker.exportStatus(exportSub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(exportSub.name)?.openBatch?.messages === 1, 5000, "batched");
   await emu.advance("300s");
   await gcs.waitObjects(out, 1);
   const { sub: back } = await importTopic(pubsub, { cloudStorage: { bucket: out, pubsubAvroFormat: {} } });

@@ -18,11 +18,11 @@ test("a STRING data column gets the message text; nothing else is written withou
   const rows = await bq.waitRows(table, 1);
   expect(rows).toEqual([{ data: "hello" }]);
   // The metrics count rows per subscription (once the write is acked), labelled with the kind and the state.
-  await waitFor(() => file.emu.broker.exportStatus(sub.name)?.rows === 1, 5000, "the row counted");
+  await waitFor(() => file.emu.broker.subscriptions.exportStatus(sub.name)?.rows === 1, 5000, "the row counted");
   const metrics = await (await fetch(`http://${file.emu.endpoint}/metrics`)).text();
   const id = sub.name.split("/").pop();
   expect(metrics).toContain(`pubsub_emulator_export_rows_written_total{project="${PROJECT}",subscription="${id}",topic="${topic.name.split("/").pop()}",kind="bigquery",state="ACTIVE"} 1`);
-  expect(file.emu.broker.exportStatus(sub.name)).toEqual({ kind: "bigquery", state: "ACTIVE", rows: 1 });
+  expect(file.emu.broker.subscriptions.exportStatus(sub.name)).toEqual({ kind: "bigquery", state: "ACTIVE", rows: 1 });
 });
 
 test("write_metadata adds subscription_name, message_id, publish_time and attributes; BYTES data is base64", async () => {
@@ -70,7 +70,7 @@ test("a missing table is NOT_FOUND, and delivery resumes by itself once the tabl
   // Removed again: the next write finds it gone and the subscription reports it once more.
   bq.undeclare(table);
   await topic.publishMessage({ data: Buffer.from("again") });
-  await waitFor(() => file.emu.broker.getSubscription(sub.name).state === "RESOURCE_ERROR", 5000, "RESOURCE_ERROR again");
+  await waitFor(() => file.emu.broker.subscriptions.get(sub.name).state === "RESOURCE_ERROR", 5000, "RESOURCE_ERROR again");
   expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
 });
 

@@ -36,17 +36,17 @@ test("an upload refused is PERMISSION_DENIED and a redelivery; accepted later, n
   const [topic] = await pubsub.createTopic(unique("t"));
   const [sub] = await topic.createSubscription(unique("s"), { cloudStorageConfig: { bucket: "denied-bucket" } });
   await topic.publishMessage({ data: Buffer.from("kept") });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
   await emu.advance("300s");
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.state === "PERMISSION_DENIED", 5000, "PERMISSION_DENIED");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.state === "PERMISSION_DENIED", 5000, "PERMISSION_DENIED");
   const [meta] = await sub.getMetadata();
   expect(meta.cloudStorageConfig?.state).toBe("PERMISSION_DENIED");
-  expect(emu.broker.exportStatus(sub.name)?.rows).toBe(0);
+  expect(emu.broker.subscriptions.exportStatus(sub.name)?.rows).toBe(0);
   refuse = false;
   await emu.advance("61s"); // the backoff ends; the message is delivered into a new batch
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "redelivered");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "redelivered");
   await emu.advance("300s");
   await waitFor(() => uploads.length === 1, 5000, "the upload");
   expect(uploads[0].body).toBe("kept");
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.state === "ACTIVE", 5000, "ACTIVE");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.state === "ACTIVE", 5000, "ACTIVE");
 });

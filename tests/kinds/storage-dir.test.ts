@@ -30,7 +30,7 @@ test("defaults reported back; a text object holds the data, newline-separated, o
   expect(Number(c.maxDuration!.seconds)).toBe(300);
   expect(c.textConfig).toEqual({});
   for (const s of ["one", "two", "three"]) await topic.publishMessage({ data: Buffer.from(s), attributes: { k: "v" } });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 3, 5000, "three messages batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 3, 5000, "three messages batched");
   expect(gcs.objects(bucket)).toEqual([]);
   await emu.advance("299s");
   await Bun.sleep(30);
@@ -40,8 +40,8 @@ test("defaults reported back; a text object holds the data, newline-separated, o
   expect(name).toMatch(DEFAULT_NAME);
   expect(gcs.read(bucket, name).toString()).toBe("one\ntwo\nthree");
   // Acked once written: nothing left to deliver, and the figures count the object.
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.objects === 1, 5000, "the object counted");
-  expect(emu.broker.exportStatus(sub.name)).toMatchObject({ kind: "cloud_storage", state: "ACTIVE", rows: 3, objects: 1, bytes: 13, openBatch: null });
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.objects === 1, 5000, "the object counted");
+  expect(emu.broker.subscriptions.exportStatus(sub.name)).toMatchObject({ kind: "cloud_storage", state: "ACTIVE", rows: 3, objects: 1, bytes: 13, openBatch: null });
   const metrics = await (await fetch(`http://${emu.endpoint}/metrics`)).text();
   expect(metrics).toContain(`kind="cloud_storage",state="ACTIVE"} 3`);
 });
@@ -76,7 +76,7 @@ test("filename_datetime_format and a trailing delimiter replace the separator", 
   const { bucket, topic } = await setup({ filenamePrefix: "prod_", filenameSuffix: "_archive", filenameDatetimeFormat: "YYYY-MM-DD/hh_mm_ss-" });
   const sub = (await topic.getSubscriptions())[0][0];
   await topic.publishMessage({ data: Buffer.from("x") });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
   await emu.advance("300s");
   const [name] = await gcs.waitObjects(bucket, 1);
   expect(name).toMatch(/^prod_\d{4}-\d\d-\d\d\/\d\d_\d\d_\d\d-[0-9a-f-]{36}_archive$/);
@@ -86,7 +86,7 @@ test("Avro with write_metadata: the real service's schema, read back by avsc", a
   const { bucket, topic, sub } = await setup({ avroConfig: { writeMetadata: true }, maxMessages: 1000 });
   const publishedAt = emu.broker.clock.now(); // the manual clock stands still until advanced
   const id = await topic.publishMessage({ data: Buffer.from([0, 1, 255]), attributes: { a: "1" } });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
   await emu.advance("300s");
   const [name] = await gcs.waitObjects(bucket, 1);
   const { schema, records } = await readAvro(gcs.read(bucket, name));
@@ -125,7 +125,7 @@ test("a missing bucket is NOT_FOUND; once its folder exists delivery resumes and
   await Bun.sleep(50);
   gcs.createBucket(bucket);
   await emu.advance("61s");
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 5, 5000, "the waiting messages batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 5, 5000, "the waiting messages batched");
   expect(await storageState(sub)).toBe("ACTIVE");
   await emu.advance("300s");
   const [name] = await gcs.waitObjects(bucket, 1);
@@ -143,13 +143,13 @@ test("Pull on a Cloud Storage subscription is refused", async () => {
 test("a failed write is a redelivery: the bucket removed mid-batch, its messages land once it is back", async () => {
   const { bucket, topic, sub } = await setup({});
   for (const s of ["a", "b"]) await topic.publishMessage({ data: Buffer.from(s) });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 2, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 2, 5000, "batched");
   gcs.removeBucket(bucket);
   await emu.advance("300s");
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.state === "NOT_FOUND", 5000, "NOT_FOUND after the failed write");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.state === "NOT_FOUND", 5000, "NOT_FOUND after the failed write");
   gcs.createBucket(bucket);
   await emu.advance("61s");
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 2, 5000, "redelivered into a new batch");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 2, 5000, "redelivered into a new batch");
   await emu.advance("300s");
   const [name] = await gcs.waitObjects(bucket, 1);
   expect(gcs.read(bucket, name).toString().split("\n").sort()).toEqual(["a", "b"]);
@@ -158,14 +158,14 @@ test("a failed write is a redelivery: the bucket removed mid-batch, its messages
 test("inspection lists the open batch; metrics count objects and bytes", async () => {
   const { bucket, topic, sub } = await setup({ maxMessages: 1000 });
   await topic.publishMessage({ data: Buffer.from("12345") });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
   const id = sub.name.split("/").pop();
   const summary = await emu.admin("GET", `/emulator/v1/projects/${PROJECT}/subscriptions/${id}`);
   const now = emu.broker.clock.now();
   expect(summary.export).toEqual({ kind: "cloud_storage", state: "ACTIVE", rows: 0, objects: 0, bytes: 0, openBatch: { messages: 1, bytes: 6, startedAt: now, closesAt: now + 300_000 } });
   await emu.advance("300s");
   await gcs.waitObjects(bucket, 1);
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.objects === 1, 5000, "counted");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.objects === 1, 5000, "counted");
   const metrics = await (await fetch(`http://${emu.endpoint}/metrics`)).text();
   const labels = `project="${PROJECT}",subscription="${id}",topic="${topic.name.split("/").pop()}",state="ACTIVE"`;
   expect(metrics).toContain(`pubsub_emulator_export_objects_written_total{${labels}} 1`);
@@ -175,7 +175,7 @@ test("inspection lists the open batch; metrics count objects and bytes", async (
 test("hostile prefixes stay inside the bucket folder: '..' segments are encoded, not followed", async () => {
   const { bucket, topic, sub } = await setup({ filenamePrefix: "../../escape/./x/" });
   await topic.publishMessage({ data: Buffer.from("inside") });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
   await emu.advance("300s");
   const [name] = await gcs.waitObjects(bucket, 1);
   expect(name.startsWith("%2E%2E/%2E%2E/escape/%2E/x/")).toBe(true);

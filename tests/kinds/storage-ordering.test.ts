@@ -23,11 +23,11 @@ test("one ordering key's messages land in publish order across the objects", asy
   const topic = pubsub.topic(created.name, { messageOrdering: true });
   const sent = Array.from({ length: 1500 }, (_, i) => `k${i}`);
   await Promise.all(sent.map((s) => topic.publishMessage({ data: Buffer.from(s), orderingKey: "one-key" })));
-  for (let i = 0; i < 10 && emu.broker.exportStatus(sub.name)?.rows !== sent.length; i++) {
-    await waitFor(() => (emu.broker.exportStatus(sub.name)?.openBatch?.messages ?? 0) > 0 || emu.broker.exportStatus(sub.name)?.rows === sent.length, 5000, "a batch filling");
+  for (let i = 0; i < 10 && emu.broker.subscriptions.exportStatus(sub.name)?.rows !== sent.length; i++) {
+    await waitFor(() => (emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages ?? 0) > 0 || emu.broker.subscriptions.exportStatus(sub.name)?.rows === sent.length, 5000, "a batch filling");
     await emu.advance("300s");
-    const before = emu.broker.exportStatus(sub.name)?.objects ?? 0;
-    await waitFor(() => (emu.broker.exportStatus(sub.name)?.objects ?? 0) > before || emu.broker.exportStatus(sub.name)?.rows === sent.length, 5000, "an object");
+    const before = emu.broker.subscriptions.exportStatus(sub.name)?.objects ?? 0;
+    await waitFor(() => (emu.broker.subscriptions.exportStatus(sub.name)?.objects ?? 0) > before || emu.broker.subscriptions.exportStatus(sub.name)?.rows === sent.length, 5000, "an object");
   }
   // Each object holds a run of the key in publish order, and the runs follow one another (objects
   // opened in the same second of the manual clock share their time, so their names do not order them).

@@ -26,7 +26,7 @@ test("records are written with the topic's Avro schema, the metadata fields appe
   const topic = await schemaTopic(SchemaTypes.Avro, AVRO);
   const [sub] = await topic.createSubscription(unique("s"), { cloudStorageConfig: { bucket, avroConfig: { useTopicSchema: true, writeMetadata: true } } });
   const id = await topic.publishMessage({ data: Buffer.from(JSON.stringify({ sku: "A-1", qty: 3 })) });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
   await emu.advance("300s");
   const [name] = await gcs.waitObjects(bucket, 1);
   const { schema, records } = await readAvro(gcs.read(bucket, name));
@@ -40,8 +40,8 @@ test("a Protocol Buffer topic schema cannot be an Avro object: SCHEMA_MISMATCH, 
   const topic = await schemaTopic(SchemaTypes.ProtocolBuffer, 'syntax = "proto3"; message M { string s = 1; }');
   const [sub] = await topic.createSubscription(unique("s"), { cloudStorageConfig: { bucket, avroConfig: { useTopicSchema: true } } });
   await topic.publishMessage({ data: Buffer.from(JSON.stringify({ s: "x" })) });
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
   await emu.advance("300s");
-  await waitFor(() => emu.broker.exportStatus(sub.name)?.state === "SCHEMA_MISMATCH", 5000, "SCHEMA_MISMATCH");
+  await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.state === "SCHEMA_MISMATCH", 5000, "SCHEMA_MISMATCH");
   expect(gcs.objects(bucket)).toEqual([]);
 });

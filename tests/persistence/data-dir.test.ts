@@ -76,7 +76,7 @@ describe("a data dir it refuses, touching nothing", () => {
     const broker = new Broker({ clock: new ManualClock(), store });
     const topic = makeTopic(broker);
     makeSub(broker, topic);
-    for (let i = 0; i < 20; i++) broker.publish(topic, Array.from({ length: 100 }, () => ({ data: new Uint8Array(500).fill(i) })));
+    for (let i = 0; i < 20; i++) broker.topics.publish(topic, Array.from({ length: 100 }, () => ({ data: new Uint8Array(500).fill(i) })));
     store.close();
     const file = join(dir, DB_FILE);
     const bytes = readFileSync(file);

@@ -39,17 +39,17 @@ describe("what a restart keeps", () => {
     d.broker.detachSubscription(detached);
     const { topic: gone, sub: orphan } = topicAndSub(d.broker);
     publishTexts(d.broker, gone, ["kept"]);
-    d.broker.deleteTopic(gone);
-    const before = [filtered, detached, orphan].map((s) => d.broker.getSubscription(s));
+    d.broker.topics.delete(gone);
+    const before = [filtered, detached, orphan].map((s) => d.broker.subscriptions.get(s));
 
     d.restart();
-    expect(d.broker.getTopic(topic)).toMatchObject({ labels: { env: "dev" }, messageRetentionDuration: 20 * MIN });
-    expect([filtered, detached, orphan].map((s) => d.broker.getSubscription(s))).toEqual(before);
-    expect(d.broker.getSubscription(orphan).topic).toBe("_deleted-topic_");
+    expect(d.broker.topics.get(topic)).toMatchObject({ labels: { env: "dev" }, messageRetentionDuration: 20 * MIN });
+    expect([filtered, detached, orphan].map((s) => d.broker.subscriptions.get(s))).toEqual(before);
+    expect(d.broker.subscriptions.get(orphan).topic).toBe("_deleted-topic_");
     expect(texts(await pullNow(d.broker, orphan))).toEqual(["kept"]);
-    d.broker.publish(topic, [msg("r", { attributes: { c: "red" } }), msg("b", { attributes: { c: "blue" } })]);
+    d.broker.topics.publish(topic, [msg("r", { attributes: { c: "red" } }), msg("b", { attributes: { c: "blue" } })]);
     expect(texts(await pullNow(d.broker, filtered))).toEqual(["b"]);
-    expect(() => d.broker.pull(detached, 1, true)).toThrow();
+    expect(() => d.broker.subscriptions.pull(detached, 1, true)).toThrow();
   });
 
   test("message fields round-trip: bytes, attributes (hostile keys too), ordering key, publish time, id", async () => {
@@ -57,8 +57,8 @@ describe("what a restart keeps", () => {
     const { topic, sub } = topicAndSub(d.broker, { enableMessageOrdering: true });
     const data = new Uint8Array([0, 255, 1, 254]);
     const attributes = JSON.parse('{"__proto__": "1", "constructor": "2", "ключ": "значение 🙂"}');
-    const [id] = d.broker.publish(topic, [{ data, attributes, orderingKey: "k" }]);
-    d.broker.publish(topic, [{ attributes: { only: "attributes" } }, { data: new Uint8Array([7]) }]);
+    const [id] = d.broker.topics.publish(topic, [{ data, attributes, orderingKey: "k" }]);
+    d.broker.topics.publish(topic, [{ attributes: { only: "attributes" } }, { data: new Uint8Array([7]) }]);
     const t = d.clock.now();
     d.restart(5 * MIN);
     const [a, b, c] = await pullNow(d.broker, sub);
@@ -77,7 +77,7 @@ describe("what a restart keeps", () => {
     const { topic, sub } = topicAndSub(d.broker);
     const first = publishTexts(d.broker, topic, ["a", "b"]);
     const acks = (await pullNow(d.broker, sub)).map((x) => x.ackId);
-    d.broker.acknowledge(sub, acks);
+    d.broker.subscriptions.acknowledge(sub, acks);
     expect(d.store.heldMessages).toBe(0);
     d.restart();
     const [next] = publishTexts(d.broker, topic, ["c"]);
@@ -95,8 +95,8 @@ describe("what a restart keeps", () => {
     const [again] = await pullNow(d.broker, sub);
     expect(texts([again])).toEqual(["leased"]);
     const dlq = makeTopic(d.broker);
-    d.broker.updateSubscription({ name: sub, deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } } as SubscriptionResource, ["dead_letter_policy"]);
-    d.broker.modifyAckDeadline(sub, [again.ackId], 0);
+    d.broker.subscriptions.update({ name: sub, deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } } as SubscriptionResource, ["dead_letter_policy"]);
+    d.broker.subscriptions.modifyAckDeadline(sub, [again.ackId], 0);
     expect((await pullNow(d.broker, sub))[0].deliveryAttempt).toBe(3);
   });
 
@@ -214,7 +214,7 @@ describe("behaviour after a restart", () => {
     ack(d.broker, sub, await pullNow(d.broker, sub));
     d.restart(MIN);
     expect(d.broker.getSnapshot(snap)).toMatchObject({ topic, labels: { team: "x" } });
-    expect(d.broker.listTopicSnapshots(topic).items).toEqual([snap]);
+    expect(d.broker.topics.listSnapshots(topic).items).toEqual([snap]);
     d.broker.seek(sub, { snapshot: snap });
     expect(texts(await pullNow(d.broker, sub))).toEqual(["before", "after"]);
     d.clock.advance(7 * 24 * 60 * MIN);
@@ -245,6 +245,6 @@ describe("behaviour after a restart", () => {
     d.restart();
     expect(d.broker.stats()).toEqual(stats);
     expect(d.store.storedEntries(sub)).toEqual(rows);
-    expect([...d.broker.entries(sub)].map((e) => [e.msg.seq, e.attempts, e.acked])).toEqual(rows.map((r) => [r.seq, r.attempts, r.acked]));
+    expect([...d.broker.subscriptions.entries(sub)].map((e) => [e.msg.seq, e.attempts, e.acked])).toEqual(rows.map((r) => [r.seq, r.attempts, r.acked]));
   });
 });

@@ -45,7 +45,7 @@ function fixture() {
   d.clock.advance(1000);
   const v2 = d.broker.schemas.commit(schema, { definition: AVRO_V2 });
   const topic = topicName();
-  d.broker.createTopic({ name: topic, labels: {}, schemaSettings: { schema, encoding: "JSON", firstRevisionId: v1.revisionId } } as TopicResource);
+  d.broker.topics.create({ name: topic, labels: {}, schemaSettings: { schema, encoding: "JSON", firstRevisionId: v1.revisionId } } as TopicResource);
   const sub = makeSub(d.broker, topic);
   const etags = new Map([topic, sub, schema].map((r) => [r, d.broker.iam.set(r, { bindings: [ROLE] }).etag]));
   return { d, schema, v1, v2, topic, sub, etags };
@@ -58,9 +58,9 @@ describe("schemas and IAM policies survive a restart", () => {
     d.restart();
     expect(d.broker.schemas.listRevisions(schema).items.map((r) => [r.revisionId, r.definition, r.revisionCreateTime])).toEqual(revisions);
     expect(d.broker.schemas.get(schema).revisionId).toBe(v2.revisionId);
-    expect(d.broker.getTopic(topic).schemaSettings).toMatchObject({ schema, firstRevisionId: v1.revisionId });
-    expect(caught(() => d.broker.publish(topic, [{ data: json({ nope: 1 }) }])).code).toBe("INVALID_ARGUMENT");
-    d.broker.publish(topic, [{ data: json({ name: "a" }) }]);
+    expect(d.broker.topics.get(topic).schemaSettings).toMatchObject({ schema, firstRevisionId: v1.revisionId });
+    expect(caught(() => d.broker.topics.publish(topic, [{ data: json({ nope: 1 }) }])).code).toBe("INVALID_ARGUMENT");
+    d.broker.topics.publish(topic, [{ data: json({ name: "a" }) }]);
     const [got] = await pullNow(d.broker, sub);
     expect(got.message.attributes).toEqual({ googclient_schemaname: schema, googclient_schemaencoding: "JSON", googclient_schemarevisionid: v2.revisionId });
     // Still compatible-checked and counted after the restart: a commit follows v2.
@@ -88,11 +88,11 @@ describe("deletions are durable", () => {
     d.restart();
     expect(d.broker.schemas.listRevisions(schema).items.length).toBe(1);
     d.broker.schemas.delete(schema);
-    d.broker.deleteSubscription(sub);
+    d.broker.subscriptions.delete(sub);
     d.restart();
     expect(d.broker.schemas.has(schema)).toBe(false);
-    expect((d.broker.getTopic(topic).schemaSettings as { schema: string }).schema).toBe("_deleted-schema_");
-    expect(caught(() => d.broker.publish(topic, [{ data: json({ name: "a" }) }])).code).toBe("FAILED_PRECONDITION");
+    expect((d.broker.topics.get(topic).schemaSettings as { schema: string }).schema).toBe("_deleted-schema_");
+    expect(caught(() => d.broker.topics.publish(topic, [{ data: json({ name: "a" }) }])).code).toBe("FAILED_PRECONDITION");
     // Re-created under the same names, they start without a policy.
     d.broker.schemas.create(PARENT, schema.split("/").pop(), { type: "AVRO", definition: AVRO });
     makeSub(d.broker, topic, { name: sub });
@@ -105,7 +105,7 @@ describe("deletions are durable", () => {
     d.broker.reset();
     d.restart();
     expect(d.broker.schemas.has(schema)).toBe(false);
-    d.broker.createTopic({ name: topic, labels: {} });
+    d.broker.topics.create({ name: topic, labels: {} });
     expect(d.broker.iam.get(topic).bindings).toEqual([]);
   });
 });
@@ -128,8 +128,8 @@ test("a data dir of schema version 1 upgrades in place; its topics on schemas (n
 
   let store = SqliteStore.open(dir, { checkpointWorker: false });
   let broker = new Broker({ clock: new ManualClock(), store });
-  expect((broker.getTopic(topic).schemaSettings as { schema: string }).schema).toBe("_deleted-schema_");
-  broker.publish(plain, [{ data: bytes("x") }]);
+  expect((broker.topics.get(topic).schemaSettings as { schema: string }).schema).toBe("_deleted-schema_");
+  broker.topics.publish(plain, [{ data: bytes("x") }]);
   broker.schemas.create(PARENT, "fresh", { type: "AVRO", definition: AVRO });
   broker.iam.set(plain, { bindings: [ROLE] });
   store.close();
@@ -152,11 +152,11 @@ test("a compiled Protocol Buffer schema (two files) survives a restart: its byte
   const set = protoc(SHOP_FILES, "shop/order.proto");
   d.broker.schemas.create(PARENT, id, { type: "PROTOCOL_BUFFER", compiledProtoSchema: { rootMessage: "shop.Order", compiledBytes: set } });
   const topic = topicName();
-  d.broker.createTopic({ name: topic, labels: {}, schemaSettings: { schema, encoding: "JSON" } } as TopicResource);
+  d.broker.topics.create({ name: topic, labels: {}, schemaSettings: { schema, encoding: "JSON" } } as TopicResource);
   d.restart();
   const got = d.broker.schemas.get(schema).compiledProtoSchema!;
   expect(got.rootMessage).toBe("shop.Order");
   expect(Buffer.from(got.compiledBytes).equals(set)).toBe(true);
-  expect(d.broker.publish(topic, [{ data: json({ id: "o", total: { currency: "EUR", units: 1 } }) }]).length).toBe(1);
-  expect(caught(() => d.broker.publish(topic, [{ data: json({ id: "o", total: { cents: 1 } }) }])).message).toContain("cents");
+  expect(d.broker.topics.publish(topic, [{ data: json({ id: "o", total: { currency: "EUR", units: 1 } }) }]).length).toBe(1);
+  expect(caught(() => d.broker.topics.publish(topic, [{ data: json({ id: "o", total: { cents: 1 } }) }])).message).toContain("cents");
 });

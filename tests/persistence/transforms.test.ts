@@ -24,9 +24,9 @@ test("transforms survive a restart and run after it; filtered ids stay unique", 
   let broker = new Broker({ clock, store, transforms: loadQuickJsEngine });
   await broker.ensureTransformEngine();
   const topic = topicName();
-  broker.createTopic({ name: topic, labels: {}, messageTransforms: [UDF("drop", "return message.attributes.skip ? null : message;")] } as TopicResource);
+  broker.topics.create({ name: topic, labels: {}, messageTransforms: [UDF("drop", "return message.attributes.skip ? null : message;")] } as TopicResource);
   const sub = makeSub(broker, topic, { messageTransforms: [UDF("upper", "message.data = message.data.toUpperCase(); return message;")] });
-  const before = broker.publish(topic, [msg("a"), msg("b", { attributes: { skip: "1" } })]);
+  const before = broker.topics.publish(topic, [msg("a"), msg("b", { attributes: { skip: "1" } })]);
 
   store = sqliteKind.reopen(store) as SqliteStore;
   clock = new ManualClock(clock.now());
@@ -34,7 +34,7 @@ test("transforms survive a restart and run after it; filtered ids stay unique", 
   expect(broker.needsTransformEngine()).toBe(true);
   await broker.ensureTransformEngine();
   expect(broker.needsTransformEngine()).toBe(false);
-  const after = broker.publish(topic, [msg("c"), msg("d", { attributes: { skip: "1" } })]);
+  const after = broker.topics.publish(topic, [msg("c"), msg("d", { attributes: { skip: "1" } })]);
   expect(new Set([...before, ...after]).size).toBe(4);
   expect(texts(await pullNow(broker, sub, 10)).sort()).toEqual(["A", "C"]);
 });
@@ -45,18 +45,18 @@ test("a compression transform (no JavaScript) survives a restart: stored as give
   let store = sqliteKind.create() as SqliteStore;
   let broker = new Broker({ clock, store, transforms: loadQuickJsEngine, compression: nodeCompression });
   const topic = topicName();
-  broker.createTopic({ name: topic, labels: {}, messageTransforms: [COMPRESSION("COMPRESS")] } as TopicResource);
+  broker.topics.create({ name: topic, labels: {}, messageTransforms: [COMPRESSION("COMPRESS")] } as TopicResource);
   const sub = makeSub(broker, topic, { messageTransforms: [COMPRESSION("DECOMPRESS")] });
-  broker.publish(topic, [msg("before")]);
+  broker.topics.publish(topic, [msg("before")]);
 
   store = sqliteKind.reopen(store) as SqliteStore;
   clock = new ManualClock(clock.now());
   broker = new Broker({ clock, store, transforms: loadQuickJsEngine, compression: nodeCompression });
   expect([...broker.topicViews()].find((t) => t.name === topic)?.config.messageTransforms).toEqual([COMPRESSION("COMPRESS")]);
   await broker.ensureTransformEngine();
-  broker.publish(topic, [msg("after")]);
+  broker.topics.publish(topic, [msg("after")]);
   const plain = makeSub(broker, topic);
-  broker.publish(topic, [msg("plain")]);
+  broker.topics.publish(topic, [msg("plain")]);
   expect(texts(await pullNow(broker, sub, 10)).sort()).toEqual(["after", "before", "plain"]);
   const [packed] = await pullNow(broker, plain, 10);
   expect(inflateSync(packed.message.data).toString()).toBe("plain");

@@ -123,7 +123,7 @@ describe("a bad entry", () => {
     const broker = new Broker({ clock: new ManualClock() });
     const plan = loadPlan({ configFile: "", provision: ["p,dup-topic", "p,dup-topic"] });
     expect(() => provision(broker, plan)).toThrow('provisioning spec "p,dup-topic", topic "dup-topic": Resource already exists');
-    expect(broker.listTopics("projects/p").items).toEqual([]);
+    expect(broker.topics.list("projects/p").items).toEqual([]);
   });
 });
 
@@ -136,14 +136,14 @@ describe("resources that already exist", () => {
       created: ["projects/p/topics/kept-topic", "projects/p/subscriptions/kept-sub"],
       existing: [],
     });
-    broker.updateTopic({ name: "projects/p/topics/kept-topic", labels: { mine: "yes" } }, ["labels"]);
+    broker.topics.update({ name: "projects/p/topics/kept-topic", labels: { mine: "yes" } }, ["labels"]);
     expect(provision(broker, plan())).toEqual({ created: [], existing: ["projects/p/topics/kept-topic", "projects/p/subscriptions/kept-sub"] });
-    expect(broker.getTopic("projects/p/topics/kept-topic").labels).toEqual({ mine: "yes" });
+    expect(broker.topics.get("projects/p/topics/kept-topic").labels).toEqual({ mine: "yes" });
   });
 
   test("may be named by a declared subscription without being declared", () => {
     const broker = new Broker({ clock: new ManualClock() });
-    broker.createTopic({ name: "projects/p/topics/already", labels: {} });
+    broker.topics.create({ name: "projects/p/topics/already", labels: {} });
     const more = loadPlan({ configFile: "", provision: ["p,fresh-topic:fresh-sub"] });
     more.subscriptions.push({
       where: "test",

@@ -71,7 +71,7 @@ test("loads, shows a topic created through gRPC, publishes, sees the rate move, 
 
 test("a thousand subscriptions: all listed, filter narrows them", async () => {
   const [topic] = await emu.client().createTopic(unique("many"));
-  for (let i = 0; i < 1000; i++) emu.broker.createSubscription({ name: `projects/${PROJECT}/subscriptions/many-${i}`, topic: topic.name } as never);
+  for (let i = 0; i < 1000; i++) emu.broker.subscriptions.create({ name: `projects/${PROJECT}/subscriptions/many-${i}`, topic: topic.name } as never);
   const total = (await emu.admin("GET", "/metrics.json")).subscriptions as number;
   await page.waitForFunction((n) => document.querySelectorAll("#subs tbody tr").length === n, total, { timeout: 15_000 });
   // How long one live update of the whole page takes (reported, never asserted).

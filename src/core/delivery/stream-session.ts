@@ -55,7 +55,7 @@ export class StreamSession {
     const deadline = first.streamAckDeadlineSeconds ?? 0;
     checkAckDeadline(deadline, "stream_ack_deadline_seconds");
     checkCounts(first);
-    const { sub, consumer } = broker.streamConsumer(first.subscription, {
+    const { sub, consumer } = broker.subscriptions.streamConsumer(first.subscription, {
       ackDeadlineSeconds: deadline,
       maxOutstandingMessages: Math.max(0, first.maxOutstandingMessages ?? 0),
       maxOutstandingBytes: Math.max(0, first.maxOutstandingBytes ?? 0),

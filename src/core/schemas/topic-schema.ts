@@ -98,10 +98,8 @@ function conforming(revisions: readonly SchemaRevision[], data: Uint8Array, enco
   );
 }
 
-/** The schema bindings of topics, by topic name; publish pays one size check when there are none. */
+/** Resolves topics' schema_settings against the registry; each topic holds its own binding (Topic.schema). */
 export class TopicSchemas {
-  private bound = new Map<string, TopicSchema>();
-
   constructor(private registry: SchemaRegistry) {}
 
   /** Resolves a topic config's schema_settings (throwing naming the field); undefined without them. */
@@ -128,38 +126,14 @@ export class TopicSchemas {
     return { schema: settings.schema!, encoding, from: seqOf(settings.firstRevisionId, 0), to: seqOf(settings.lastRevisionId, Number.MAX_SAFE_INTEGER) };
   }
 
-  set(topic: string, schema: TopicSchema | undefined): void {
-    if (schema) this.bound.set(topic, schema);
-    else this.bound.delete(topic);
-  }
-
-  /** The messages to store: unchanged on a topic without a schema, else validated and marked. */
-  apply(topic: string, messages: readonly MessageInput[]): readonly MessageInput[] {
-    if (this.bound.size === 0) return messages;
-    const schema = this.bound.get(topic);
-    return schema ? validatePublish(this.registry, schema, messages) : messages;
-  }
-
   /** The "schema" publish stage of a topic with schema_settings (a batch its transforms emptied passes). */
-  stage(topic: string): PublishStage {
+  stage(topic: { readonly schema: TopicSchema | undefined }): PublishStage {
     return {
       name: "schema",
-      apply: (batch) => (batch.messages.length === 0 ? batch : { ...batch, messages: this.apply(topic, batch.messages) }),
+      apply: (batch) => {
+        if (batch.messages.length === 0 || !topic.schema) return batch;
+        return { ...batch, messages: validatePublish(this.registry, topic.schema, batch.messages) };
+      },
     };
-  }
-
-  /** The topics bound to a deleted schema, now bound to `_deleted-schema_`. */
-  schemaDeleted(name: string): string[] {
-    const topics: string[] = [];
-    for (const [topic, bound] of this.bound) {
-      if (bound.schema !== name) continue;
-      bound.schema = DELETED_SCHEMA;
-      topics.push(topic);
-    }
-    return topics;
-  }
-
-  clear(): void {
-    this.bound.clear();
   }
 }

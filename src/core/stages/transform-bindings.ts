@@ -1,8 +1,8 @@
 /**
  * Which compiled message_transforms each topic and subscription runs, and the engine they run on:
- * loaded once, on the first need, so a server whose resources have none never loads it. A topic's
- * chain is kept here by name; a subscription holds its own (Subscription.transform, read on the
- * delivery path). The lifecycle features dispose a resource's chain when it goes.
+ * loaded once, on the first need, so a server whose resources have none never loads it. Each topic
+ * and subscription holds its own chain (Topic.transform on the publish path, Subscription.transform
+ * on the delivery path); the lifecycle features dispose a resource's chain when it goes.
  */
 import { PubSubError, invalid } from "../errors.ts";
 import type { Lifecycle } from "../lifecycle.ts";
@@ -16,9 +16,7 @@ import { compileTransforms, hasAiInference, hasJavaScriptUdf, udfMetadata, type 
 
 export class TransformBindings {
   engine: TransformEngine | null = null;
-  /** Each topic's enabled transforms; absent for a topic without any. */
-  private topicChains = new Map<string, TransformChain>();
-  /** The topics whose chain calls a model: their Publish runs asynchronously (broker.publishAsync). */
+  /** The topics whose chain calls a model: their Publish runs asynchronously (Topics.publishAsync). */
   readonly asyncTopics = new Set<string>();
 
   constructor(
@@ -49,31 +47,26 @@ export class TransformBindings {
     }
   }
 
-  topicChain(name: string): TransformChain | undefined {
-    return this.topicChains.get(name);
+  /** Gives a topic or subscription its chain, disposing the one it replaces. */
+  set(r: { transform: TransformChain | null }, chain: TransformChain | null): void {
+    if (r.transform !== chain) r.transform?.dispose();
+    r.transform = chain;
   }
 
-  setTopic(name: string, chain: TransformChain | null): void {
-    const old = this.topicChains.get(name);
-    if (old !== chain) old?.dispose();
-    if (chain) this.topicChains.set(name, chain);
-    else this.topicChains.delete(name);
-    if (chain?.async) this.asyncTopics.add(name);
-    else this.asyncTopics.delete(name);
-  }
-
-  setSubscription(sub: Subscription, chain: TransformChain | null): void {
-    if (sub.transform !== chain) sub.transform?.dispose();
-    sub.transform = chain;
+  /** A topic's chain, and whether its Publish runs asynchronously (its chain calls a model). */
+  setTopic(t: Topic, chain: TransformChain | null): void {
+    this.set(t, chain);
+    if (chain?.async) this.asyncTopics.add(t.name);
+    else this.asyncTopics.delete(t.name);
   }
 
   readonly topics: Lifecycle<Topic, TopicResource> = {
-    restored: (t) => this.setTopic(t.name, this.restored(t.config.messageTransforms)),
-    removed: (t) => this.setTopic(t.name, null),
+    restored: (t) => this.setTopic(t, this.restored(t.config.messageTransforms)),
+    removed: (t) => this.setTopic(t, null),
   };
 
   readonly subscriptions: Lifecycle<Subscription, SubscriptionResource> = {
-    removed: (s) => this.setSubscription(s, null),
+    removed: (s) => this.set(s, null),
   };
 
   /** Whether a resource has JavaScript UDFs the engine (not loaded yet) should run. */
@@ -90,8 +83,8 @@ export class TransformBindings {
     const engine = await this.load();
     if (this.engine) return;
     this.engine = engine;
-    for (const t of topics()) this.setTopic(t.name, this.restored(t.config.messageTransforms));
-    for (const s of subs()) this.setSubscription(s, this.restored(s.config.messageTransforms));
+    for (const t of topics()) this.setTopic(t, this.restored(t.config.messageTransforms));
+    for (const s of subs()) this.set(s, this.restored(s.config.messageTransforms));
   }
 
   /**
@@ -102,13 +95,13 @@ export class TransformBindings {
     project: string,
     message: MessageInput,
     source: { transforms?: unknown[]; topic?: string; subscription?: string },
-    find: { topic(name: string): unknown; subscription(name: string): Subscription },
+    find: { topic(name: string): Topic; subscription(name: string): Subscription },
   ): ChainResult[] | Promise<ChainResult[]> {
     parseProject(project);
     if (!this.engine) throw new PubSubError("UNIMPLEMENTED", "This emulator was started without a JavaScript engine for message transforms.");
     const meta = () => udfMetadata(undefined, this.now(), message.orderingKey);
     let chain: TransformChain | null;
-    if (source.topic) chain = (find.topic(source.topic), this.topicChains.get(source.topic) ?? null);
+    if (source.topic) chain = find.topic(source.topic).transform;
     else if (source.subscription) chain = find.subscription(source.subscription).transform;
     else if (source.transforms?.length) {
       const adHoc = compileTransforms(source.transforms, this);

@@ -130,6 +130,17 @@ export class Subscription {
     this.dispatch();
   }
 
+  /**
+   * The one place its config changes after creation: stored, and observers hear of it.
+   * `offTopic` takes it off its topic (the topic was deleted, or it was detached).
+   */
+  reconfigure(config: SubscriptionResource, offTopic = false): void {
+    if (offTopic) this.topic = null;
+    this.config = config;
+    this.store.putSubscription(config, this.createdSeq);
+    this.observer?.resourceChanged("subscription", "updated", this.name);
+  }
+
   /** Retention or retain_acked_messages changed: apply the new values at once. */
   retentionChanged(): void {
     this.holdings.retentionChanged();

@@ -11,6 +11,8 @@ import type { MessageInput, StoredMessage } from "../message.ts";
 import type { TopicResource } from "../resources.ts";
 import type { PublishStage } from "../stages/stages.ts";
 import type { Store } from "../store/store.ts";
+import type { TopicSchema } from "../schemas/topic-schema.ts";
+import type { TransformChain } from "../stages/transforms.ts";
 
 /** What a topic fans a publish out to: a Subscription (named here so topic.ts never imports it). */
 export interface TopicSubscriber {
@@ -34,6 +36,10 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
   stages: readonly PublishStage[] = [];
   /** Wakes subscriptions after the publisher's answer (causal delivery); null wakes them at once. */
   wake: CausalWake | null = null;
+  /** Its schema_settings resolved to a revision range (the "schema" stage reads it); none without them. */
+  schema: TopicSchema | undefined = undefined;
+  /** The enabled message_transforms (the "transforms" publish stage runs them); null for none. */
+  transform: TransformChain | null = null;
 
   constructor(
     public config: TopicResource,

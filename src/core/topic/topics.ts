@@ -1,0 +1,237 @@
+/**
+ * The topics by name and their verbs: administration (create, get, update, list, delete) and
+ * publish. The registry keeps lookup and removal; what a topic does with a message is Topic's.
+ * Each topic holds its resolved schema and its transform chain, which its publish stages read.
+ */
+import type { Clock } from "../clock.ts";
+import { Registry } from "../registry.ts";
+import { alreadyExists } from "../errors.ts";
+import type { BrokerObserver } from "../events.ts";
+import { Collection, type Lifecycle, type Removal } from "../lifecycle.ts";
+import type { MemoryBudget } from "../memory-budget.ts";
+import type { MessageInput } from "../message.ts";
+import type { TopicResource } from "../resources.ts";
+import { applyMask } from "../rules/field-mask.ts";
+import { checkPublish } from "../rules/limits.ts";
+import { DELETED_TOPIC, parseName, parseProject } from "../rules/names.ts";
+import { paginate, type Page } from "../rules/paging.ts";
+import { TOPIC_MASK, keptTopic, normalizeTopic } from "../rules/resource-rules.ts";
+import { DELETED_SCHEMA, type TopicSchemas } from "../schemas/topic-schema.ts";
+import { publishStages, runPublishStages, type PublishBatch } from "../stages/stages.ts";
+import type { TransformBindings } from "../stages/transform-bindings.ts";
+import { transformAtPublishAsync, transformPublishStage } from "../stages/transforms.ts";
+import type { Store } from "../store/store.ts";
+import type { Subscription } from "../subscription/subscription.ts";
+import type { CausalWake } from "./causal-wake.ts";
+import type { Snapshots } from "./snapshots.ts";
+import { Topic } from "./topic.ts";
+
+/** A topic whose fan-out list holds the broker's subscriptions. */
+export type SubTopic = Topic<Subscription>;
+
+export interface TopicsDeps {
+  store: Store;
+  clock: Clock;
+  events: () => BrokerObserver | null;
+  /** Most topics per project. */
+  quota: number;
+  memory: MemoryBudget;
+  schemas: TopicSchemas;
+  transforms: TransformBindings;
+  snapshots: Snapshots;
+  wake: CausalWake | null;
+  iam: Lifecycle<SubTopic, TopicResource>;
+}
+
+export class Topics extends Registry<SubTopic, TopicResource> {
+  protected readonly all: Collection<SubTopic, TopicResource>;
+  /** Per topic, the last asynchronous Publish: the next one waits for it, so publishes are stored in the order they came. */
+  private publishTails = new Map<string, Promise<unknown>>();
+
+  constructor(private d: TopicsDeps) {
+    super("topics", "topic");
+    this.all = new Collection<SubTopic, TopicResource>("topic", d.events, [
+      publishStages<SubTopic>([
+        { name: "transforms", of: (t) => (t.config.messageTransforms?.length ? transformPublishStage(() => t.transform) : null) },
+        { name: "schema", of: (t) => (t.config.schemaSettings ? d.schemas.stage(t) : null) },
+      ]),
+      d.transforms.topics,
+      d.iam,
+    ]);
+  }
+
+  private newTopic(config: TopicResource): SubTopic {
+    const topic = new Topic<Subscription>(config, this.d.store, this.d.clock);
+    topic.wake = this.d.wake;
+    return topic;
+  }
+
+  /** A stored topic at start: its schema resolved again (a schema gone since reads `_deleted-schema_`). */
+  restore(stored: TopicResource): void {
+    let t = keptTopic(stored);
+    const schema = this.d.schemas.restore(t);
+    if (schema?.schema === DELETED_SCHEMA && (t.schemaSettings as { schema?: string }).schema !== DELETED_SCHEMA) {
+      t = { ...t, schemaSettings: { ...(t.schemaSettings as object), schema: DELETED_SCHEMA } };
+      this.d.store.putTopic(t);
+    }
+    const topic = this.newTopic(t);
+    topic.schema = schema;
+    this.all.add(topic, "restored");
+  }
+
+  create(input: TopicResource): TopicResource {
+    parseName(input.name, "topics");
+    if (this.all.has(input.name)) throw alreadyExists(input.name);
+    const config = normalizeTopic(input);
+    const schema = this.d.schemas.resolve(config);
+    this.all.admit(input.name, "topics", this.d.quota);
+    const chain = this.d.transforms.compile(config.messageTransforms);
+    const topic = this.newTopic(config);
+    topic.observer = this.d.events();
+    this.d.store.putTopic(topic.config);
+    topic.schema = schema;
+    this.d.transforms.setTopic(topic, chain);
+    this.all.add(topic, "created");
+    return topic.config;
+  }
+
+  get(name: string): TopicResource {
+    return this.lookup(name).config;
+  }
+
+  update(input: TopicResource, paths: readonly string[]): TopicResource {
+    const topic = this.lookup(input.name);
+    const next = normalizeTopic(applyMask(topic.config, input, paths, TOPIC_MASK));
+    const schema = this.d.schemas.resolve(next);
+    const chain = this.d.transforms.compile(next.messageTransforms);
+    const prev = topic.config;
+    this.d.store.putTopic(next);
+    topic.configure(next);
+    topic.schema = schema;
+    this.d.transforms.setTopic(topic, chain);
+    this.all.updated(topic, prev);
+    this.d.events()?.resourceChanged("topic", "updated", topic.name);
+    return next;
+  }
+
+  list(project: string, pageSize?: number, pageToken?: string): Page<TopicResource> {
+    const prefix = `projects/${parseProject(project)}/topics/`;
+    const all = [...this.all.values()].filter((t) => t.name.startsWith(prefix)).map((t) => t.config);
+    return paginate(all, (t) => t.name, pageSize, pageToken);
+  }
+
+  listSubscriptions(topicName: string, pageSize?: number, pageToken?: string): Page<string> {
+    const names = [...this.lookup(topicName).subscriptions].map((s) => s.name);
+    return paginate(names, (n) => n, pageSize, pageToken);
+  }
+
+  listSnapshots(topicName: string, pageSize?: number, pageToken?: string): Page<string> {
+    return this.d.snapshots.listForTopic(this.lookup(topicName), pageSize, pageToken);
+  }
+
+  /** Its subscriptions stay (naming _deleted-topic_) with what they hold; its log and snapshots' topic go. */
+  delete(name: string): void {
+    const topic = this.lookup(name);
+    this.d.store.transaction(() => this.remove(topic, "deleted"));
+  }
+
+  /**
+   * The one removal path of a topic (delete, reset): its subscriptions stay, naming
+   * _deleted-topic_; its log goes, and so does its snapshots' topic.
+   */
+  remove(topic: SubTopic, why: Removal): void {
+    this.all.remove(topic, why, () => {
+      for (const s of topic.subscriptions) s.reconfigure({ ...s.config, topic: DELETED_TOPIC }, true);
+      if (why === "deleted") this.d.snapshots.topicDeleted(topic);
+      this.d.store.deleteTopic(topic.name);
+      topic.subscriptions.clear();
+      topic.close();
+    });
+  }
+
+  /** Topics of a deleted schema report `_deleted-schema_`, and publishing to them fails. */
+  schemaDeleted(name: string): void {
+    for (const topic of this.all.values()) {
+      if (topic.schema?.schema !== name) continue;
+      topic.schema.schema = DELETED_SCHEMA;
+      const next = { ...topic.config, schemaSettings: { ...(topic.config.schemaSettings as object), schema: DELETED_SCHEMA } };
+      this.d.store.putTopic(next);
+      topic.config = next;
+    }
+  }
+
+  /** Validates and stores the messages once, fans them out, and returns their ids. */
+  publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
+    const topic = this.lookup(topicName);
+    const sizes = checkPublish(messages, requestBytes);
+    if (topic.stages.length !== 0) return this.publishStaged(topic, { messages, sizes, filtered: [] });
+    this.admit(sizes);
+    return topic.publish(messages, sizes, this.d.clock.now());
+  }
+
+  /** Whether a topic's Publish must go through publishAsync (its transforms call a model). */
+  publishesAsync(topicName: string): boolean {
+    const t = this.d.transforms.asyncTopics;
+    return t.size !== 0 && t.has(topicName);
+  }
+
+  /**
+   * Publish to a topic whose transforms call a model: the request is checked at once, its
+   * messages' chains run concurrently, then what they made goes through the other stages and is
+   * stored. Publishes to one topic are stored in the order they came (each waits for the one
+   * before), so ordering keys keep their order across concurrent Publish calls.
+   */
+  publishAsync(topicName: string, messages: readonly MessageInput[], requestBytes?: number): Promise<string[]> {
+    this.lookup(topicName);
+    const sizes = checkPublish(messages, requestBytes);
+    const before = this.publishTails.get(topicName);
+    const run = before ? before.then(() => this.publishTransformed(topicName, messages, sizes)) : this.publishTransformed(topicName, messages, sizes);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.publishTails.set(topicName, tail);
+    void tail.then(() => {
+      if (this.publishTails.get(topicName) === tail) this.publishTails.delete(topicName);
+    });
+    return run;
+  }
+
+  private async publishTransformed(topicName: string, messages: readonly MessageInput[], sizes: number[]): Promise<string[]> {
+    const topic = this.lookup(topicName);
+    const chain = topic.transform;
+    if (!chain?.async) return this.publishStaged(topic, { messages, sizes, filtered: [] });
+    const t = await transformAtPublishAsync(chain, messages, this.d.clock.now());
+    // The topic may have gone (or come again) while the models answered: what is there now is used.
+    return this.publishStaged(this.lookup(topicName), { messages: t.kept, sizes: t.sizes, filtered: t.filtered }, "transforms");
+  }
+
+  /** Publish is refused past the memory budget. */
+  private admit(sizes: readonly number[]): void {
+    let bytes = 0;
+    for (const s of sizes) bytes += s;
+    this.d.memory.admit(sizes.length, bytes);
+  }
+
+  /**
+   * Publish through the topic's stages: what they return is stored; a message a stage filtered
+   * out is acknowledged with an id taken from the same sequence that is never stored, so ids stay
+   * unique.
+   */
+  private publishStaged(topic: SubTopic, batch: PublishBatch, done?: string): string[] {
+    const stages = done ? topic.stages.filter((s) => s.name !== done) : topic.stages;
+    const { messages, sizes, filtered } = runPublishStages(stages, batch, this.d.clock.now());
+    let stored: string[] = [];
+    if (messages.length > 0) {
+      this.admit(sizes);
+      stored = topic.publish(messages, sizes, this.d.clock.now());
+    }
+    if (filtered.length === 0) return stored;
+    let seq = this.d.store.skipSeqs(filtered.length);
+    const ids = new Array<string>(batch.messages.length);
+    let f = 0;
+    let k = 0;
+    for (let i = 0; i < ids.length; i++) ids[i] = filtered[f] === i ? (f++, String(seq++)) : stored[k++];
+    return ids;
+  }
+}
