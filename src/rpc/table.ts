@@ -62,5 +62,5 @@ export function createRpcTable(broker: Broker): RpcTable {
   loadEngineFirst(broker, unary);
   // A method a refreshed proto adds answers UNIMPLEMENTED on every transport until it has a handler.
   for (const [name, fn] of unimplementedRpcs()) if (!unary.has(name)) unary.set(name, fn);
-  return { unary, openStream: (first, sink) => new StreamSession(broker, first, sink) };
+  return { unary, openStream: (first, sink) => new StreamSession(broker.subscriptions, first, sink) };
 }

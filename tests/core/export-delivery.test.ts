@@ -136,7 +136,7 @@ test("switching kinds: a stream open when the subscription becomes BigQuery retu
   const { broker } = setup({ exports: () => [kind], push: { sender, options: { initialWindow: 1 } } });
   const { topic, sub } = topicAndSub(broker);
   const sink = new FakeSink();
-  new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+  new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
   broker.subscriptions.update({ ...broker.subscriptions.get(sub), ...BQ }, ["bigquery_config"]);
   expect(texts(kind.writes[0]?.batch ?? [])).toEqual([]);
   publishTexts(broker, topic, ["a"]);

@@ -210,7 +210,7 @@ describe("push delivery", () => {
     const { broker, sender } = pushSetup();
     const { topic, sub } = topicAndSub(broker);
     const sink = new FakeSink();
-    new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
     sink.writable = false; // backpressured after "a": the stream takes nothing more
     publishTexts(broker, topic, ["a"]);
     expect(sink.sends.flat().map((d) => new TextDecoder().decode(d.message.data))).toEqual(["a"]);
@@ -219,14 +219,14 @@ describe("push delivery", () => {
     expect(sender.texts.sort()).toEqual(["b"]);
     expect(sink.failure).toBeNull();
     const other = new FakeSink();
-    expect(caught(() => new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, other)).code).toBe("FAILED_PRECONDITION");
+    expect(caught(() => new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, other)).code).toBe("FAILED_PRECONDITION");
   });
 
   test("a stream that receives after the switch to push returns the messages and ends", () => {
     const { broker, sender } = pushSetup({ initialWindow: 1 });
     const { topic, sub } = topicAndSub(broker);
     const sink = new FakeSink();
-    new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
     broker.subscriptions.modifyPushConfig(sub, { pushEndpoint: ENDPOINT });
     publishTexts(broker, topic, ["a", "b", "c"]);
     expect(sink.failure?.code).toBe("FAILED_PRECONDITION");

@@ -6,7 +6,7 @@ import { FakeSink, SEC, caught, publishTexts, pullNow, setup, subName, texts, to
 function open(first: Partial<StreamRequest> = {}, subExtra = {}) {
   const f = setupWithSub(subExtra);
   const sink = new FakeSink();
-  const session = new StreamSession(f.broker, { subscription: f.sub, streamAckDeadlineSeconds: 10, ...first }, sink);
+  const session = new StreamSession(f.broker.subscriptions, { subscription: f.sub, streamAckDeadlineSeconds: 10, ...first }, sink);
   return { ...f, sink, session };
 }
 
@@ -15,18 +15,18 @@ const nums = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String
 describe("stream first request", () => {
   test("no subscription is INVALID_ARGUMENT naming subscription", () => {
     const { broker } = setup();
-    expectRefused(() => new StreamSession(broker, { streamAckDeadlineSeconds: 10 }, new FakeSink()), "INVALID_ARGUMENT", "subscription");
+    expectRefused(() => new StreamSession(broker.subscriptions, { streamAckDeadlineSeconds: 10 }, new FakeSink()), "INVALID_ARGUMENT", "subscription");
   });
 
   test.each([9, 601, 0])("stream_ack_deadline_seconds %i is INVALID_ARGUMENT naming it", (secs) => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
-    expectRefused(() => new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: secs }, new FakeSink()), "INVALID_ARGUMENT", "stream_ack_deadline_seconds");
+    expectRefused(() => new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: secs }, new FakeSink()), "INVALID_ARGUMENT", "stream_ack_deadline_seconds");
   });
 
   test("a missing subscription is NOT_FOUND", () => {
     const { broker } = setup();
-    const e = caught(() => new StreamSession(broker, { subscription: subName(), streamAckDeadlineSeconds: 10 }, new FakeSink()));
+    const e = caught(() => new StreamSession(broker.subscriptions, { subscription: subName(), streamAckDeadlineSeconds: 10 }, new FakeSink()));
     expect(e.code).toBe("NOT_FOUND");
   });
 
@@ -34,14 +34,14 @@ describe("stream first request", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
     const first = { subscription: sub, streamAckDeadlineSeconds: 10, modifyDeadlineAckIds: ["a", "b"], modifyDeadlineSeconds: [10] };
-    expect(caught(() => new StreamSession(broker, first, new FakeSink())).code).toBe("INVALID_ARGUMENT");
+    expect(caught(() => new StreamSession(broker.subscriptions, first, new FakeSink())).code).toBe("INVALID_ARGUMENT");
   });
 
   test("a detached subscription is FAILED_PRECONDITION", () => {
     const { broker } = setup();
     const { sub } = topicAndSub(broker);
     broker.detachSubscription(sub);
-    expect(caught(() => new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, new FakeSink())).code).toBe(
+    expect(caught(() => new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, new FakeSink())).code).toBe(
       "FAILED_PRECONDITION",
     );
   });
@@ -53,7 +53,7 @@ describe("stream delivery", () => {
     const { topic, sub } = topicAndSub(f.broker);
     publishTexts(f.broker, topic, ["early"]);
     const sink = new FakeSink();
-    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    new StreamSession(f.broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
     expect(texts(sink.deliveries)).toEqual(["early"]);
   });
 
@@ -121,7 +121,7 @@ describe("stream delivery", () => {
     const f = setup({ fillWaitMs: 50 });
     const { topic, sub } = topicAndSub(f.broker);
     const sink = new FakeSink();
-    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    new StreamSession(f.broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
     publishTexts(f.broker, topic, ["a"]);
     publishTexts(f.broker, topic, ["b"]);
     expect(sink.sends).toEqual([]);
@@ -210,7 +210,7 @@ describe("stream flow control", () => {
     publishTexts(f.broker, topic, Array.from({ length: 30 }, () => "x".repeat(100_000)));
     const sink = new FakeSink();
     sink.room = room;
-    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    new StreamSession(f.broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
     expect(sink.sends[0]!.length).toBe(perResponse);
     expect(sink.deliveries.length).toBe(30);
   });
@@ -221,7 +221,7 @@ describe("stream flow control", () => {
     publishTexts(f.broker, topic, ["y".repeat(2_000_000), "z"]);
     const sink = new FakeSink();
     sink.room = () => 0;
-    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
+    new StreamSession(f.broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, sink);
     expect(sink.sends.map((s) => s.length)).toEqual([1, 1]);
   });
 
@@ -249,7 +249,7 @@ describe("stream flow control", () => {
     const f = setup();
     const { topic, sub } = topicAndSub(f.broker);
     const sinks = [new FakeSink(), new FakeSink()];
-    for (const s of sinks) new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, s);
+    for (const s of sinks) new StreamSession(f.broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, s);
     const sent = nums(100);
     publishTexts(f.broker, topic, sent);
     const got = sinks.flatMap((s) => texts(s.deliveries));
@@ -263,8 +263,8 @@ describe("stream flow control", () => {
     const { topic, sub } = topicAndSub(f.broker);
     const small = new FakeSink();
     const big = new FakeSink();
-    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10, maxOutstandingMessages: 1 }, small);
-    new StreamSession(f.broker, { subscription: sub, streamAckDeadlineSeconds: 10 }, big);
+    new StreamSession(f.broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10, maxOutstandingMessages: 1 }, small);
+    new StreamSession(f.broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, big);
     publishTexts(f.broker, topic, nums(10));
     expect(small.deliveries.length).toBe(1);
     expect(big.deliveries.length).toBe(9);

@@ -208,7 +208,7 @@ async function run(o: { ordered: boolean; backoffSeconds: number }, actions: Act
       case "open":
         if (streams.length < 4) {
           const tag = {};
-          const s = new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10, maxOutstandingMessages: a.maxOutstanding }, sinkOf(tag));
+          const s = new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10, maxOutstandingMessages: a.maxOutstanding }, sinkOf(tag));
           tags.set(s, tag);
           streams.push(s);
         }

@@ -70,7 +70,7 @@ export function publishTexts(broker: Broker, topic: string, datas: string[], ord
 /** A stream on `sub` recording what it is sent. */
 export function openStream(broker: Broker, sub: string, extra: Partial<StreamRequest> = {}) {
   const sink = new FakeSink();
-  const session = new StreamSession(broker, { subscription: sub, streamAckDeadlineSeconds: 10, ...extra }, sink);
+  const session = new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10, ...extra }, sink);
   return { sink, session };
 }
 

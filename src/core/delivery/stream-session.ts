@@ -5,7 +5,6 @@
  * goes back after a short grace, what it modacked stays leased until its deadline (acks and nacks
  * may still come, on the closing stream or by unary calls).
  */
-import type { Broker } from "../broker.ts";
 import { STREAM_BATCH_BYTES, type Consumer } from "./consumer.ts";
 import { PubSubError, invalid } from "../errors.ts";
 import { checkAckDeadline, checkModifyDeadline } from "../rules/limits.ts";
@@ -13,6 +12,7 @@ import { deliveryBatch, type Confirmation, type DeliveryBatch } from "./delivery
 import type { Delivery } from "../message.ts";
 import { pullRefusal } from "./kinds.ts";
 import type { Subscription } from "../subscription/subscription.ts";
+import type { Subscriptions } from "../subscription/subscriptions.ts";
 
 /**
  * How long a stream's untouched leases outlive it: clients flush their batched receipt modacks
@@ -48,14 +48,14 @@ export class StreamSession {
   private closed = false;
 
   /** Validates the first request and starts delivering. Throws PubSubError when it is invalid. */
-  constructor(broker: Broker, first: StreamRequest, private sink: StreamSink) {
+  constructor(subscriptions: Subscriptions, first: StreamRequest, private sink: StreamSink) {
     if (!first.subscription) {
       throw invalid("The first StreamingPullRequest must set the subscription field.");
     }
     const deadline = first.streamAckDeadlineSeconds ?? 0;
     checkAckDeadline(deadline, "stream_ack_deadline_seconds");
     checkCounts(first);
-    const { sub, consumer } = broker.subscriptions.streamConsumer(first.subscription, {
+    const { sub, consumer } = subscriptions.streamConsumer(first.subscription, {
       ackDeadlineSeconds: deadline,
       maxOutstandingMessages: Math.max(0, first.maxOutstandingMessages ?? 0),
       maxOutstandingBytes: Math.max(0, first.maxOutstandingBytes ?? 0),
