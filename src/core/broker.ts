@@ -29,8 +29,6 @@ import { Topics, type SubTopic } from "./topic/topics.ts";
 import type { AiInferenceCaller, CompressionCodec, TransformEngine } from "./stages/transform-engine.ts";
 import type { ChainResult, TransformChain } from "./stages/transforms.ts";
 
-export type { PullHandle } from "./delivery/pull.ts";
-
 /** What the operator surface reads of a topic. */
 export interface TopicView {
   readonly name: string;

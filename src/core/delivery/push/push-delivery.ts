@@ -148,7 +148,7 @@ export class PushConsumer {
   }
 }
 
-/** What push needs from the broker: its clock and its ack and nack (errors from a deleted subscription are dropped). */
+/** What push needs: the clock, and the subscriptions' ack and nack (errors from a deleted subscription are dropped). */
 export function pushDeps(
   clock: Clock,
   push: { sender: PushSender; options?: Partial<PushOptions> } | undefined,
