@@ -5,7 +5,8 @@
  * Publish resolved (raw stream), and those the high-level pattern ignored.
  */
 import type { Message } from "@google-cloud/pubsub";
-import { unique, waitFor } from "../helpers/emulator.ts";
+import { unique } from "../helpers/project.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { openStream, rawClients, sleep } from "../helpers/raw-clients.ts";
 import { clientFor } from "../helpers/server-process.ts";
 

@@ -5,7 +5,8 @@
  */
 import { v1 } from "@google-cloud/pubsub";
 import * as grpc from "@grpc/grpc-js";
-import { PROJECT, type TestEmulator } from "./emulator.ts";
+import type { TestEmulator } from "./emulator.ts";
+import { PROJECT } from "./project.ts";
 import { waitFor } from "./wait.ts";
 
 export { subPath, topicPath } from "./project.ts";

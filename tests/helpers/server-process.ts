@@ -4,7 +4,7 @@
  */
 import { PubSub } from "@google-cloud/pubsub";
 import { join } from "node:path";
-import { PROJECT } from "./emulator.ts";
+import { PROJECT } from "./project.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const READY = /\[pubsub\] INFO: Server started, listening on (\d+)/;
