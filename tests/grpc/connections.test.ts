@@ -9,6 +9,8 @@ import * as grpc from "@grpc/grpc-js";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { rawClients, statusOf } from "../helpers/raw-grpc.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
+import { collectTexts } from "../helpers/receive.ts";
 
 const TIMEOUT = 300;
 const MAGIC = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -138,11 +140,8 @@ forEachGrpcServer((grpcServer) => {
 
   describe("idle gRPC streams", () => {
     test("a StreamingPull idle for many handshake timeouts still delivers", async () => {
-      const pubsub = emu.client();
-      const [topic] = await pubsub.createTopic(unique("idle"));
-      const [sub] = await topic.createSubscription(unique("idle-sub"));
-      const got: string[] = [];
-      sub.on("message", (m) => (got.push(m.data.toString()), m.ack()));
+      const { topic, sub } = await topicAndSub(emu.client());
+      const got = collectTexts(sub);
       sub.on("error", () => {});
       await pause(TIMEOUT * 6);
       await topic.publishMessage({ data: Buffer.from("still here") });

@@ -16,11 +16,7 @@ export interface ClientSuite {
 /** `config` starts the emulator with other settings, e.g. `{ clock: "manual" }` for deadline tests. */
 export function clientSuite(config: Partial<Config> = {}): ClientSuite {
   const s = {
-    async topicAndSub(options: Record<string, unknown> = {}) {
-      const [topic] = await s.ps.createTopic(unique("t"));
-      const [sub] = await topic.createSubscription(unique("s"), options);
-      return { topic, sub };
-    },
+    topicAndSub: (options: Record<string, unknown> = {}) => topicAndSub(s.ps, options),
   } as ClientSuite;
   beforeAll(async () => {
     s.emu = await startTestEmulator(config);
@@ -32,4 +28,11 @@ export function clientSuite(config: Partial<Config> = {}): ClientSuite {
     await s.emu.close();
   });
   return s;
+}
+
+/** A fresh topic of `ps` with one fresh subscription created with `options`. */
+export async function topicAndSub(ps: PubSub, options: Record<string, unknown> = {}): Promise<{ topic: Topic; sub: Subscription }> {
+  const [topic] = await ps.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), options);
+  return { topic, sub };
 }
