@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import { ENTRY_OVERHEAD, MESSAGE_OVERHEAD, MemoryBudget } from "../../src/core/memory-budget.ts";
-import { SEC, ack, bytes, caught, makeSub, makeTopic, nack, pullNow, setup, topicAndSub, expectRefused } from "../helpers/core.ts";
+import { SEC, ack, bytes, caught, makeSub, makeTopic, nack, pullNow, setup, topicAndSub, expectRefused, topicWithSubs } from "../helpers/core.ts";
 
 const KIB = bytes("x".repeat(1024));
 /** What one held 1 KiB message is accounted as. */
@@ -49,9 +49,7 @@ describe("memory accounting", () => {
 
   test("deleting or detaching a subscription, or a reset, frees what it held", () => {
     const { broker, memory } = budgeted(2 ** 30);
-    const topic = makeTopic(broker);
-    const a = makeSub(broker, topic);
-    const b = makeSub(broker, topic);
+    const { topic, subs: [a, b] } = topicWithSubs(broker, 2);
     broker.topics.publish(topic, [{ data: KIB }]);
     broker.subscriptions.delete(a);
     expect(memory.held).toBe(PER);

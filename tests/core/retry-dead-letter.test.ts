@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, makeSub, makeTopic, msg, nack, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
+import { SEC, ack, makeSub, makeTopic, msg, nack, publishTexts, pullNow, setup, texts, topicAndSub, setupWithSub } from "../helpers/core.ts";
 
 describe("retry policy", () => {
   test("a nack is held back by minimum_backoff", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 600 * SEC } });
+    const { broker, clock, topic, sub } = setupWithSub({ retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 600 * SEC } });
     publishTexts(broker, topic, ["a"]);
     nack(broker, sub, await pullNow(broker, sub));
     expect(await pullNow(broker, sub)).toEqual([]);
@@ -15,8 +14,7 @@ describe("retry policy", () => {
   });
 
   test("backoff grows with attempts and is capped by maximum_backoff", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 15 * SEC } });
+    const { broker, clock, topic, sub } = setupWithSub({ retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 15 * SEC } });
     publishTexts(broker, topic, ["a"]);
     nack(broker, sub, await pullNow(broker, sub));
     clock.advance(10 * SEC);
@@ -30,8 +28,7 @@ describe("retry policy", () => {
   });
 
   test("an expiry is held back by the backoff too", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 30 * SEC, maximumBackoff: 60 * SEC } });
+    const { broker, clock, topic, sub } = setupWithSub({ retryPolicy: { minimumBackoff: 30 * SEC, maximumBackoff: 60 * SEC } });
     publishTexts(broker, topic, ["a"]);
     await pullNow(broker, sub);
     clock.advance(10 * SEC); // lease expires now
@@ -42,8 +39,7 @@ describe("retry policy", () => {
   });
 
   test("other messages keep flowing while one is backing off", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 60 * SEC, maximumBackoff: 60 * SEC } });
+    const { broker, topic, sub } = setupWithSub({ retryPolicy: { minimumBackoff: 60 * SEC, maximumBackoff: 60 * SEC } });
     publishTexts(broker, topic, ["slow"]);
     nack(broker, sub, await pullNow(broker, sub));
     publishTexts(broker, topic, ["fast"]);

@@ -50,6 +50,12 @@ export function topicAndSub(broker: Broker, subExtra: Partial<SubscriptionResour
   return { topic, sub };
 }
 
+/** A topic with `n` subscriptions. */
+export function topicWithSubs(broker: Broker, n: number) {
+  const topic = makeTopic(broker);
+  return { topic, subs: Array.from({ length: n }, () => makeSub(broker, topic)) };
+}
+
 /** A broker on a manual clock with one topic and one subscription on it, created with `subExtra`. */
 export function setupWithSub(subExtra: Partial<SubscriptionResource> = {}) {
   const f = setup();
@@ -65,6 +71,14 @@ export const msg = (data: string, extra: Omit<MessageInput, "data"> = {}): Messa
 
 export function publishTexts(broker: Broker, topic: string, datas: string[], orderingKey?: string): string[] {
   return broker.topics.publish(topic, datas.map((d) => msg(d, orderingKey ? { orderingKey } : {})));
+}
+
+/** "a" published and pulled, then pulled again once its 10 s ack deadline passed: both pulls. */
+export async function pulledAndRedelivered({ broker, clock, topic, sub }: CoreFixture & { topic: string; sub: string }): Promise<[Delivery[], Delivery[]]> {
+  publishTexts(broker, topic, ["a"]);
+  const first = await pullNow(broker, sub);
+  clock.advance(11 * SEC);
+  return [first, await pullNow(broker, sub)];
 }
 
 /** A stream on `sub` recording what it is sent. */
