@@ -36,3 +36,14 @@ export async function topicAndSub(ps: PubSub, options: Record<string, unknown> =
   const [sub] = await topic.createSubscription(unique("s"), options);
   return { topic, sub };
 }
+
+/**
+ * A fresh topic whose fresh subscription (created with `options`) dead-letters after 5 delivery
+ * attempts to a fresh topic, `dlq`, that has a subscription of its own, `dlqSub`.
+ */
+export async function withDeadLetters(ps: PubSub, options: Record<string, unknown> = {}) {
+  const [dlq] = await ps.createTopic(unique("dlq"));
+  const [dlqSub] = await dlq.createSubscription(unique("dlq-s"));
+  const { topic, sub } = await topicAndSub(ps, { ...options, deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
+  return { topic, sub, dlq, dlqSub };
+}

@@ -27,6 +27,13 @@ export function receive(sub: Subscription, n: number, { ms = 5000, ack = true } 
   });
 }
 
+/** Every message `sub` delivers from now on, in arrival order, left to the test to ack or nack. */
+export function collect(sub: Subscription): Message[] {
+  const got: Message[] = [];
+  sub.on("message", (m: Message) => got.push(m));
+  return got;
+}
+
 /** The data of every message `sub` delivers from now on, as text, in arrival order; each is acked. */
 export function collectTexts(sub: Subscription): string[] {
   const got: string[] = [];
