@@ -62,6 +62,16 @@ func ctxFor(t *testing.T, d time.Duration) context.Context {
 	return ctx
 }
 
+// deleteAtEnd runs del when the test ends, on a context of its own (the test's may be done); what
+// it returns is ignored, as the resource may be gone already.
+func deleteAtEnd(t *testing.T, del func(context.Context) error) {
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = del(ctx)
+	})
+}
+
 func newTopic(t *testing.T, tmpl *pb.Topic) string {
 	t.Helper()
 	if tmpl == nil {
@@ -72,10 +82,8 @@ func newTopic(t *testing.T, tmpl *pb.Topic) string {
 	if err != nil {
 		t.Fatalf("CreateTopic: %v", err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = client.TopicAdminClient.DeleteTopic(ctx, &pb.DeleteTopicRequest{Topic: got.Name})
+	deleteAtEnd(t, func(ctx context.Context) error {
+		return client.TopicAdminClient.DeleteTopic(ctx, &pb.DeleteTopicRequest{Topic: got.Name})
 	})
 	return got.Name
 }
@@ -91,10 +99,8 @@ func newSub(t *testing.T, topic string, tmpl *pb.Subscription) string {
 	if err != nil {
 		t.Fatalf("CreateSubscription: %v", err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = client.SubscriptionAdminClient.DeleteSubscription(ctx, &pb.DeleteSubscriptionRequest{Subscription: got.Name})
+	deleteAtEnd(t, func(ctx context.Context) error {
+		return client.SubscriptionAdminClient.DeleteSubscription(ctx, &pb.DeleteSubscriptionRequest{Subscription: got.Name})
 	})
 	return got.Name
 }
