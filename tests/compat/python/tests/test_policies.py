@@ -86,38 +86,32 @@ def test_delivery_attempt_is_none_without_dead_letter_policy(res, publisher, sub
     assert attempts[:2] == [None, None]
 
 
+def create_dead_lettering(subscriber, topic, dead_letter_topic, max_delivery_attempts):
+    """CreateSubscription on topic with a dead-letter policy, through the raw admin call."""
+    return subscriber.create_subscription(
+        request={
+            "name": sub_path(unique("sub")),
+            "topic": topic,
+            "dead_letter_policy": {
+                "dead_letter_topic": dead_letter_topic,
+                "max_delivery_attempts": max_delivery_attempts,
+            },
+        },
+        timeout=WAIT,
+    )
+
+
 @pytest.mark.parametrize("max_attempts", [4, 101])
 def test_max_delivery_attempts_out_of_range_is_invalid_argument(res, subscriber, max_attempts):
     topic = res.topic()
-    dead_topic = res.topic(prefix="dead")
     with pytest.raises(exceptions.InvalidArgument):
-        subscriber.create_subscription(
-            request={
-                "name": sub_path(unique("sub")),
-                "topic": topic,
-                "dead_letter_policy": {
-                    "dead_letter_topic": dead_topic,
-                    "max_delivery_attempts": max_attempts,
-                },
-            },
-            timeout=WAIT,
-        )
+        create_dead_lettering(subscriber, topic, res.topic(prefix="dead"), max_attempts)
 
 
 def test_missing_dead_letter_topic_is_not_found(res, subscriber):
     topic = res.topic()
     with pytest.raises(exceptions.NotFound):
-        subscriber.create_subscription(
-            request={
-                "name": sub_path(unique("sub")),
-                "topic": topic,
-                "dead_letter_policy": {
-                    "dead_letter_topic": topic_path(unique("missing")),
-                    "max_delivery_attempts": 5,
-                },
-            },
-            timeout=WAIT,
-        )
+        create_dead_lettering(subscriber, topic, topic_path(unique("missing")), 5)
 
 
 # ---- filters ----
