@@ -12,7 +12,7 @@ import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
 import { freePort } from "../helpers/sidecar.ts";
-import { importTopic, orderedImport, pullN, pullNothing, rawClients } from "./helpers.ts";
+import { importTopic, orderedImport, pullN, pullNothing, rawClients, receiveAround, withRaw } from "./helpers.ts";
 
 const ACCOUNT = "000000000000";
 let kinesalite: Subprocess;
@@ -74,16 +74,16 @@ test("records become messages: data → data, partition key → ordering key; in
   await createStream(stream, 2);
   const keys = ["alpha", "beta", "gamma", "delta"];
   for (let i = 0; i < 20; i++) await put(stream, keys[i % 4], `r${i}`);
-  const { topic, sub, got } = await orderedImport(emu.client(), settings(stream));
-  try {
-    await waitFor(() => got.length >= 20, 15_000, "20 records");
-    for (let i = 20; i < 28; i++) await put(stream, keys[i % 4], `r${i}`);
-    await waitFor(() => got.length >= 28, 15_000, "8 more records");
-    await Bun.sleep(300);
-  } finally {
-    await sub.close();
-  }
-  expect(got.length).toBe(28);
+  const imported = await orderedImport(emu.client(), settings(stream));
+  const { topic, got } = imported;
+  await receiveAround(
+    imported,
+    20,
+    async () => {
+      for (let i = 20; i < 28; i++) await put(stream, keys[i % 4], `r${i}`);
+    },
+    28,
+  );
   for (const k of keys) {
     const mine = got.filter((m) => m.orderingKey === k).map((m) => Number(m.data.toString().slice(1)));
     expect(mine).toEqual(Array.from({ length: 28 }, (_, i) => i).filter((i) => keys[i % 4] === k));
@@ -94,17 +94,14 @@ test("records become messages: data → data, partition key → ordering key; in
 
 test("a stream that does not exist is STREAM_NOT_FOUND until it is created", async () => {
   const stream = unique("later");
-  const raw = rawClients(emu);
-  try {
+  await withRaw(emu, async (raw) => {
     const { topic, sub } = await importTopic(emu.client(), settings(stream));
     await waitForAsync(async () => (await sourceState(topic.name)) === "STREAM_NOT_FOUND");
     await createStream(stream, 1);
     await put(stream, "k", "finally");
     expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["finally"]);
     expect(await sourceState(topic.name)).toBe("ACTIVE");
-  } finally {
-    await raw.close();
-  }
+  });
 }, 30_000);
 
 test("with --data-dir a restart reads each shard on from where it was: nothing twice", async () => {
