@@ -50,6 +50,13 @@ export function topicAndSub(broker: Broker, subExtra: Partial<SubscriptionResour
   return { topic, sub };
 }
 
+/** A topic with a subscription (created with `subExtra`) that dead-letters after 5 attempts to `dlq`, a topic with a subscription of its own, `dlqSub`. */
+export function deadLettering(broker: Broker, subExtra: Partial<SubscriptionResource> = {}) {
+  const dlq = makeTopic(broker);
+  const dlqSub = makeSub(broker, dlq);
+  return { dlq, dlqSub, ...topicAndSub(broker, { ...subExtra, deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } }) };
+}
+
 /** A topic with `n` subscriptions. */
 export function topicWithSubs(broker: Broker, n: number) {
   const topic = makeTopic(broker);
