@@ -53,6 +53,19 @@ export async function withRaw<T>(emu: { port: number }, fn: (raw: RawClients) =>
   }
 }
 
+/** The import topic's state and its `field` source's state. */
+export async function ingestionStates(pubsub: PubSub, topic: string, field: "confluentCloud" | "awsMsk" | "awsKinesis"): Promise<{ topic: string; source: string }> {
+  const [t] = await pubsub.topic(topic).getMetadata();
+  const source = (t.ingestionDataSourceSettings as Record<string, { state?: string }> | undefined)?.[field]?.state;
+  return { topic: String(t.state), source: String(source) };
+}
+
+/** Resolves once the `field` source of the import topic is in state `source`; rejects with the last states after `ms`. */
+export async function waitSourceState(pubsub: PubSub, topic: string, field: "confluentCloud" | "awsMsk" | "awsKinesis", source: string, ms = 10_000): Promise<void> {
+  let last = { topic: "", source: "" };
+  await waitFor(async () => (last = await ingestionStates(pubsub, topic, field)).source === source, ms, () => `source state ${source}, still ${JSON.stringify(last)}`, 50);
+}
+
 export interface Pulled {
   data: string;
   attributes: Record<string, string>;

@@ -9,7 +9,7 @@ import { PubSub } from "@google-cloud/pubsub";
 import { spawnServer } from "../helpers/server-process.ts";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { confluent, createKafkaTopic, msk, produce, startKfake, type Kfake } from "./kafka-helpers.ts";
-import { importTopic, orderedImport, pullN, rawClients, receiveAround, withRaw } from "./helpers.ts";
+import { importTopic, ingestionStates, orderedImport, pullN, rawClients, receiveAround, waitSourceState, withRaw } from "./helpers.ts";
 
 const MAPPED_ARN = "arn:aws:kafka:us-east-1:111111111111:cluster/local/abc-1";
 let kafka: Kfake;
@@ -26,22 +26,8 @@ afterAll(async () => {
   await kafka?.stop();
 });
 
-async function states(topic: string, field: "confluentCloud" | "awsMsk"): Promise<{ topic: string; source: string }> {
-  const [t] = await pubsub.topic(topic).getMetadata();
-  const source = (t.ingestionDataSourceSettings as Record<string, { state?: string }> | undefined)?.[field]?.state;
-  return { topic: String(t.state), source: String(source) };
-}
-
-async function waitState(topic: string, field: "confluentCloud" | "awsMsk", source: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  let last = { topic: "", source: "" };
-  while (Date.now() < until) {
-    last = await states(topic, field);
-    if (last.source === source) return;
-    await Bun.sleep(50);
-  }
-  throw new Error(`state still ${JSON.stringify(last)}, not ${source}, after ${ms} ms`);
-}
+const states = (topic: string, field: "confluentCloud" | "awsMsk") => ingestionStates(pubsub, topic, field);
+const waitState = (topic: string, field: "confluentCloud" | "awsMsk", source: string) => waitSourceState(pubsub, topic, field, source);
 
 test("records become messages: value → data, key → ordering key, headers → attributes; in order per key, from the earliest offset", async () => {
   const keys = ["k0", "k1", "k2"];

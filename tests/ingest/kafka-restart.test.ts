@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { startTestEmulator } from "../helpers/emulator.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
 import { confluent, produce, startKfake } from "./kafka-helpers.ts";
-import { importTopic, pullN, pullNothing, rawClients } from "./helpers.ts";
+import { importTopic, pullN, pullNothing, rawClients, waitSourceState } from "./helpers.ts";
 
 const logDir = mkdtempSync(join(tmpdir(), "kfake-"));
 afterAll(() => {
@@ -52,17 +52,7 @@ test("a broker that goes away and comes back: UNREACHABLE_BOOTSTRAP_SERVER meanw
   const port = kafka.port;
   const emu = await startTestEmulator();
   const raw = rawClients(emu);
-  const state = async (name: string) => {
-    const [t] = await emu.client().topic(name).getMetadata();
-    return String(t.ingestionDataSourceSettings?.confluentCloud?.state);
-  };
-  const waitState = async (name: string, want: string) => {
-    const until = Date.now() + 15_000;
-    while ((await state(name)) !== want) {
-      if (Date.now() > until) throw new Error(`state ${await state(name)}, not ${want}`);
-      await Bun.sleep(50);
-    }
-  };
+  const waitState = (name: string, want: string) => waitSourceState(emu.client(), name, "confluentCloud", want, 15_000);
   try {
     await produce(kafka.addr, "flaky", [{ value: "1" }, { value: "2" }, { value: "3" }]);
     const { topic, sub } = await importTopic(emu.client(), confluent(kafka.addr, "flaky"));

@@ -12,7 +12,7 @@ import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
 import { freePort } from "../helpers/sidecar.ts";
-import { importTopic, orderedImport, pullN, pullNothing, rawClients, receiveAround, withRaw } from "./helpers.ts";
+import { importTopic, ingestionStates, orderedImport, pullN, pullNothing, rawClients, receiveAround, withRaw } from "./helpers.ts";
 
 const ACCOUNT = "000000000000";
 let kinesalite: Subprocess;
@@ -64,10 +64,7 @@ const settings = (stream: string) => ({
   },
 });
 
-async function sourceState(name: string): Promise<string> {
-  const [t] = await emu.client().topic(name).getMetadata();
-  return String(t.ingestionDataSourceSettings?.awsKinesis?.state);
-}
+const sourceState = async (name: string) => (await ingestionStates(emu.client(), name, "awsKinesis")).source;
 
 test("records become messages: data → data, partition key → ordering key; in order per key across shards", async () => {
   const stream = unique("s");
