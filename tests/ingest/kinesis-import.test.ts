@@ -42,15 +42,7 @@ afterAll(async () => {
 
 async function createStream(name: string, shards: number): Promise<void> {
   await kinesis.send(new CreateStreamCommand({ StreamName: name, ShardCount: shards }));
-  await waitForAsync(async () => (await kinesis.send(new DescribeStreamCommand({ StreamName: name }))).StreamDescription?.StreamStatus === "ACTIVE");
-}
-
-async function waitForAsync(cond: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
-    await Bun.sleep(50);
-  }
+  await waitFor(async () => (await kinesis.send(new DescribeStreamCommand({ StreamName: name }))).StreamDescription?.StreamStatus === "ACTIVE", 10_000, `stream ${name} ACTIVE`, 50);
 }
 
 const put = (stream: string, key: string, data: string) => kinesis.send(new PutRecordCommand({ StreamName: stream, PartitionKey: key, Data: Buffer.from(data) }));
@@ -93,7 +85,7 @@ test("a stream that does not exist is STREAM_NOT_FOUND until it is created", asy
   const stream = unique("later");
   await withRaw(emu, async (raw) => {
     const { topic, sub } = await importTopic(emu.client(), settings(stream));
-    await waitForAsync(async () => (await sourceState(topic.name)) === "STREAM_NOT_FOUND");
+    await waitFor(async () => (await sourceState(topic.name)) === "STREAM_NOT_FOUND", 10_000, "STREAM_NOT_FOUND", 50);
     await createStream(stream, 1);
     await put(stream, "k", "finally");
     expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["finally"]);
@@ -141,10 +133,10 @@ test("what an AWS endpoint answers sets the state: AccessDenied → KINESIS_PERM
   const other = await startTestEmulator({ kinesisEndpoint: `http://127.0.0.1:${server.port}` });
   try {
     const { topic } = await importTopic(other.client(), settings("any"));
-    await waitForAsync(async () => other.streams.status(topic.name)?.state === "KINESIS_PERMISSION_DENIED");
+    await waitFor(() => other.streams.status(topic.name)?.state === "KINESIS_PERMISSION_DENIED", 10_000, "KINESIS_PERMISSION_DENIED", 50);
     denied = false;
     const { topic: t2 } = await importTopic(other.client(), settings("other"));
-    await waitForAsync(async () => other.streams.status(t2.name)?.state === "CONSUMER_NOT_FOUND");
+    await waitFor(() => other.streams.status(t2.name)?.state === "CONSUMER_NOT_FOUND", 10_000, "CONSUMER_NOT_FOUND", 50);
   } finally {
     await other.close();
     server.stop(true);
