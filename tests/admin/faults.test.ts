@@ -5,7 +5,7 @@ import type { Message } from "@google-cloud/pubsub";
 import { clientSuite } from "../helpers/client-suite.ts";
 import { unique, waitFor } from "../helpers/emulator.ts";
 import { grpcCode, openStream, subPath } from "../helpers/raw-clients.ts";
-import { rawClients as grpcClients } from "../helpers/raw-grpc.ts";
+import { grpcClients } from "../helpers/raw-grpc.ts";
 import { collect } from "../helpers/receive.ts";
 
 const suite = clientSuite({ clock: "manual" });

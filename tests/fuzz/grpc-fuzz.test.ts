@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import { methods, rawChannel, withBytes, type Method, type Outcome } from "../helpers/raw-bytes.ts";
+import { methods, rawChannel, withBytes, type Method } from "../helpers/raw-bytes.ts";
+import type { CallStatus } from "../helpers/raw-grpc.ts";
 import { BAD_UTF8, BAD_UTF8_MARKER, markOneString, mutate, poison, rng, templates, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES, CALL_MS, STREAM_MS, PARALLEL_CALLS, MAX_DETAILS } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 import { topicAndSub } from "../helpers/client-suite.ts";
@@ -78,7 +79,7 @@ forEachGrpcServer((grpcServer) => {
         const b = body(r, m, kind, template);
         jobs.push(async () => {
           // A stream gets a valid first request half the time, so later requests reach the session.
-          const o: Outcome = m.streaming
+          const o: CallStatus = m.streaming
             ? await ch.stream(m, i % 2 ? [m.encode(template()), b] : [b], STREAM_MS)
             : await ch.send(m, b, CALL_MS);
           counts[`${o.code}`] = (counts[`${o.code}`] ?? 0) + 1;

@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 import { method, rawChannel, withBytes } from "../helpers/raw-bytes.ts";
-import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
+import { grpcClients, statusOf, type GrpcClients } from "../helpers/raw-grpc.ts";
 import { subPath, topicPath } from "../helpers/project.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
@@ -20,7 +20,7 @@ const MAX_DETAILS = 2048;
 
 forEachGrpcServer((grpcServer) => {
   let emu: TestEmulator;
-  let c: RawClients;
+  let c: GrpcClients;
   let topic: string;
   let sub: string;
   const pub = (m: string, req: Obj) => statusOf(c.call(c.publisher, m, req));
@@ -28,7 +28,7 @@ forEachGrpcServer((grpcServer) => {
 
   beforeAll(async () => {
     emu = await startTestEmulator({ grpcServer });
-    c = rawClients(emu.endpoint);
+    c = grpcClients(emu.endpoint);
     topic = topicPath();
     sub = subPath();
     await c.call(c.publisher, "CreateTopic", { name: topic });

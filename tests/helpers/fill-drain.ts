@@ -5,7 +5,7 @@
 import { afterEach, expect } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
 import { CGEXEC, makeCgroup, removeCgroup, setMemoryMax, type Cgroup } from "../../bench/lib/limits.ts";
-import { rawClients, statusOf, type RawClients } from "./raw-grpc.ts";
+import { grpcClients, statusOf, type GrpcClients } from "./raw-grpc.ts";
 import { spawnServer, type ServerProcess } from "./server-process.ts";
 
 export interface FillOptions {
@@ -19,10 +19,10 @@ export interface FillOptions {
   minAccepted?: number;
 }
 
-export async function fillDrainRefill(server: ServerProcess, capWords: RegExp, o: FillOptions = {}): Promise<{ accepted: number; details: string; clients: RawClients }> {
+export async function fillDrainRefill(server: ServerProcess, capWords: RegExp, o: FillOptions = {}): Promise<{ accepted: number; details: string; clients: GrpcClients }> {
   const { messageBytes = 1024, batch = 1000, maxBatches = 2000, minAccepted = 10_000 } = o;
   const messages = Array.from({ length: batch }, () => ({ data: Buffer.alloc(messageBytes, 7) }));
-  const c = rawClients(server.endpoint);
+  const c = grpcClients(server.endpoint);
   const topic = "projects/caps/topics/held";
   const subscription = "projects/caps/subscriptions/held";
   await c.call(c.publisher, "CreateTopic", { name: topic });
@@ -71,7 +71,7 @@ export const ulimit = (flag: string, bytes: number) => ["sh", "-c", `ulimit ${fl
  */
 export function underCaps(grpcServer: string) {
   let server: ServerProcess | null = null;
-  let clients: RawClients | null = null;
+  let clients: GrpcClients | null = null;
   let cgroup: Cgroup | null = null;
   afterEach(async () => {
     clients?.close();

@@ -11,7 +11,7 @@ import * as grpc from "@grpc/grpc-js";
 import { mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
+import { grpcClients, statusOf, type GrpcClients } from "../helpers/raw-grpc.ts";
 import { receive } from "../helpers/receive.ts";
 import { clientFor, spawnServer, type ServerProcess } from "../helpers/server-process.ts";
 import { failingDisk, readOnlyBind, resizeTmpfs, tmpfs, unmountAll } from "../helpers/mounts.ts";
@@ -22,7 +22,7 @@ const SUB = `projects/${PROJECT}/subscriptions/disk`;
 const BATCH = Array.from({ length: 100 }, (_, i) => ({ data: Buffer.alloc(1024, 65 + (i % 26)) }));
 
 const running: ServerProcess[] = [];
-let c: RawClients | null = null;
+let c: GrpcClients | null = null;
 afterEach(async () => {
   c?.close();
   c = null;
@@ -33,7 +33,7 @@ afterAll(unmountAll);
 async function start(dir: string) {
   const s = await spawnServer(["--data-dir", dir, "--log-level", "info"]);
   running.push(s);
-  c = rawClients(s.endpoint);
+  c = grpcClients(s.endpoint);
   return s;
 }
 
@@ -155,7 +155,7 @@ describe("a failing disk (ext4 on a loop device whose backing file runs out of r
       return;
     }
     running.push(again);
-    c = rawClients(again.endpoint);
+    c = grpcClients(again.endpoint);
     const answered = new Set(ids);
     const got = new Set<string>();
     for (let i = 0; i < ids.length / 100 + 10; i++) {
