@@ -26,11 +26,7 @@ beforeAll(async () => {
   kinesalite = spawn([process.execPath, cli, "--port", String(port), "--createStreamMs", "0", "--deleteStreamMs", "0"], { stdout: "pipe", stderr: "ignore" });
   endpoint = `http://127.0.0.1:${port}`;
   kinesis = new KinesisClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "x", secretAccessKey: "x" }, requestHandler: new NodeHttpHandler(), maxAttempts: 1 });
-  const until = Date.now() + 15_000;
-  while (!(await fetch(endpoint, { method: "POST", signal: AbortSignal.timeout(1000) }).then(() => true, () => false))) {
-    if (Date.now() > until) throw new Error("kinesalite did not start within 15 s");
-    await Bun.sleep(50);
-  }
+  await waitFor(() => fetch(endpoint, { method: "POST", signal: AbortSignal.timeout(1000) }).then(() => true, () => false), 15_000, "kinesalite to start", 50);
   emu = await startTestEmulator({ kinesisEndpoint: endpoint });
 });
 afterAll(async () => {
