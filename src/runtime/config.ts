@@ -19,6 +19,8 @@ export interface Config {
   logFormat: LogFormat;
   /** Where topics, subscriptions and messages are kept across restarts (gcloud's --data-dir); "" keeps them in memory. */
   dataDir: string;
+  /** With --data-dir: how long a group commit gathers writes before committing them (0: each alone). */
+  commitWindowMs: number;
   /** A JSON or YAML file of projects, topics and subscriptions to create at start. */
   configFile: string;
   /** `project,topic1,topic2:sub1:sub2` specs (PUBSUB_PROJECT1, PUBSUB_PROJECT2, … or --provision). */
@@ -224,6 +226,13 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.dataDir = v),
   },
   {
+    flag: "--commit-window-ms",
+    env: "PUBSUB_COMMIT_WINDOW_MS",
+    default: "2",
+    help: "with --data-dir: writes of this many ms share one commit, answered once it is done; 0 = a commit per operation",
+    apply: (c, v) => (c.commitWindowMs = int("--commit-window-ms", 0, 1000)(v)),
+  },
+  {
     flag: "--config",
     env: "PUBSUB_CONFIG",
     default: "",
@@ -383,6 +392,7 @@ export const DEFAULTS: Config = {
   logLevel: "info",
   logFormat: "text",
   dataDir: "",
+  commitWindowMs: 2,
   configFile: "",
   provision: [],
   clock: "system",

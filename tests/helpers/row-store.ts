@@ -54,6 +54,9 @@ export class RowStore implements Store, HeldMemory {
     this.transactions++;
     return fn();
   }
+  durable() {
+    return null;
+  }
 
   contents(): StoreContents {
     return {

@@ -1,0 +1,139 @@
+/**
+ * Group commit: the writes of every operation within a short window (≤ 2 ms by default, from the
+ * group's first write) go into one SQLite transaction, committed when the window closes. Each
+ * operation is a savepoint inside it, so one that throws is undone alone. Nothing is answered
+ * from a group before it commits: whoever answers waits for `durable()` (the RPC table's
+ * when-durable middleware, an exactly-once confirmation, the causal wake), so a kill -9 loses only
+ * writes nobody was told about. A commit costs its WAL frames and syscalls whatever it carries;
+ * at moderate rates every publish, delivery and ack was a commit of its own.
+ */
+import type { Database } from "bun:sqlite";
+import type { DiskFaults } from "./disk-faults.ts";
+import type { Statements } from "./statements.ts";
+
+/** The default window: the most an answer waits for its commit, beyond the commit itself. */
+export const COMMIT_WINDOW_MS = 2;
+
+interface Group {
+  timer: ReturnType<typeof setTimeout> | null;
+  /** Made on the first durable() call only: most groups nobody waits on directly. */
+  done: Promise<void> | null;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+const noop = () => {};
+
+export class GroupCommit {
+  private group: Group | null = null;
+  private depth = 0;
+
+  /**
+   * `windowMs` 0 commits each operation before it returns (no grouping). `committed` runs after
+   * each commit (the checkpointer's cue).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly q: () => Statements,
+    private readonly faults: DiskFaults,
+    private readonly windowMs: number,
+    private readonly committed: () => void,
+  ) {}
+
+  /** Runs `fn` as one operation of the open group (opening one: refused first while the disk is faulted). */
+  run<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    if (!this.group) this.open();
+    const q = this.q();
+    this.depth++;
+    let out: T;
+    try {
+      q.savepoint.run();
+      out = fn();
+      q.release.run();
+    } catch (e) {
+      const err = this.faults.failed(e);
+      try {
+        if (this.db.inTransaction) {
+          q.rollbackTo.run();
+          q.release.run();
+        }
+      } catch {}
+      // SQLite rolls the whole transaction back on some errors (a full disk, I/O): the group is lost.
+      if (!this.db.inTransaction) this.fail(err);
+      throw err;
+    } finally {
+      this.depth--;
+    }
+    if (this.windowMs === 0) {
+      const err = this.commit();
+      if (err) throw err;
+    }
+    return out;
+  }
+
+  /** Resolves when what was written so far is committed; null when nothing waits for a commit. */
+  durable(): Promise<void> | null {
+    const g = this.group;
+    if (!g) return null;
+    if (!g.done) {
+      g.done = new Promise<void>((resolve, reject) => {
+        g.resolve = resolve;
+        g.reject = reject;
+      });
+      // A group whose waiters all went away must not become an unhandled rejection.
+      g.done.catch(noop);
+    }
+    return g.done;
+  }
+
+  /** Commits the open group now (a clean stop, the start's first writes). Returns its error, if any. */
+  flush(): unknown {
+    return this.commit();
+  }
+
+  private open(): void {
+    this.faults.gate();
+    try {
+      this.q().begin.run();
+    } catch (e) {
+      throw this.faults.failed(e);
+    }
+    const g: Group = { timer: null, done: null, resolve: noop, reject: noop };
+    if (this.windowMs > 0) g.timer = setTimeout(this.commitTimer, this.windowMs);
+    this.group = g;
+  }
+
+  private commitTimer = (): void => void this.commit();
+
+  private commit(): unknown {
+    const g = this.group;
+    if (!g) return null;
+    this.group = null;
+    if (g.timer) clearTimeout(g.timer);
+    try {
+      this.faults.beforeCommit();
+      this.q().commit.run();
+    } catch (e) {
+      try {
+        if (this.db.inTransaction) this.q().rollback.run();
+      } catch {}
+      const err = this.faults.failed(e);
+      g.reject(err);
+      return err;
+    }
+    this.faults.committed();
+    this.committed();
+    g.resolve();
+    return null;
+  }
+
+  /** The transaction is gone (SQLite rolled it back): its waiters learn why. */
+  private fail(err: unknown): void {
+    const g = this.group;
+    if (!g) return;
+    this.group = null;
+    if (g.timer) clearTimeout(g.timer);
+    g.reject(err);
+  }
+}
