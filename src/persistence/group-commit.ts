@@ -1,11 +1,14 @@
 /**
- * Group commit: the writes of every operation within a short window (≤ 2 ms by default, from the
- * group's first write) go into one SQLite transaction, committed when the window closes. Each
- * operation is a savepoint inside it, so one that throws is undone alone. Nothing is answered
- * from a group before it commits: whoever answers waits for `durable()` (the RPC table's
- * when-durable middleware, an exactly-once confirmation, the causal wake), so a kill -9 loses only
- * writes nobody was told about. A commit costs its WAL frames and syscalls whatever it carries;
- * at moderate rates every publish, delivery and ack was a commit of its own.
+ * Group commit: the writes of many operations go into one SQLite transaction. Each operation is a
+ * savepoint inside it, so one that throws is undone alone. Nothing is answered from a group before
+ * it commits: whoever answers waits for `durable()` (the RPC table's when-durable middleware, an
+ * exactly-once confirmation, the causal wake, the import ledger), and the first such wait has the
+ * group committed within the window (≤ 2 ms by default). Writes nobody waits for (a delivery's
+ * attempt count, a StreamingPull ack, which no answer confirms, a retention trim) do not hurry a
+ * commit: they join the next answered write's group, committed at the latest IDLE_MS after the
+ * group's first write. So a kill -9 loses only writes nobody was told about. A commit costs its WAL
+ * frames and system calls whatever it carries; at moderate rates every publish, delivery and ack
+ * was a commit of its own.
  */
 import type { Database } from "bun:sqlite";
 import type { DiskFaults } from "./disk-faults.ts";
@@ -13,9 +16,13 @@ import type { Statements } from "./statements.ts";
 
 /** The default window: the most an answer waits for its commit, beyond the commit itself. */
 export const COMMIT_WINDOW_MS = 2;
+/** The latest a group of writes nobody waits for is committed (never sooner than the window). */
+export const IDLE_MS = 20;
 
 interface Group {
   timer: ReturnType<typeof setTimeout> | null;
+  /** Someone waits for it: it commits within the window. */
+  awaited: boolean;
   /** Made on the first durable() call only: most groups nobody waits on directly. */
   done: Promise<void> | null;
   resolve: () => void;
@@ -27,6 +34,7 @@ const noop = () => {};
 export class GroupCommit {
   private group: Group | null = null;
   private depth = 0;
+  private readonly idleMs: number;
 
   /**
    * `windowMs` 0 commits each operation before it returns (no grouping). `committed` runs after
@@ -38,7 +46,9 @@ export class GroupCommit {
     private readonly faults: DiskFaults,
     private readonly windowMs: number,
     private readonly committed: () => void,
-  ) {}
+  ) {
+    this.idleMs = Math.max(windowMs, IDLE_MS);
+  }
 
   /** Runs `fn` as one operation of the open group (opening one: refused first while the disk is faulted). */
   run<T>(fn: () => T): T {
@@ -76,6 +86,11 @@ export class GroupCommit {
   durable(): Promise<void> | null {
     const g = this.group;
     if (!g) return null;
+    if (!g.awaited && this.windowMs < this.idleMs) {
+      g.awaited = true;
+      if (g.timer) clearTimeout(g.timer);
+      g.timer = setTimeout(this.commitTimer, this.windowMs);
+    }
     if (!g.done) {
       g.done = new Promise<void>((resolve, reject) => {
         g.resolve = resolve;
@@ -99,8 +114,8 @@ export class GroupCommit {
     } catch (e) {
       throw this.faults.failed(e);
     }
-    const g: Group = { timer: null, done: null, resolve: noop, reject: noop };
-    if (this.windowMs > 0) g.timer = setTimeout(this.commitTimer, this.windowMs);
+    const g: Group = { timer: null, awaited: false, done: null, resolve: noop, reject: noop };
+    if (this.windowMs > 0) g.timer = setTimeout(this.commitTimer, this.idleMs);
     this.group = g;
   }
 

@@ -69,14 +69,18 @@ function collectAfterRestore(broker: Broker): void {
 
 /**
  * Causal delivery's deferral: a later macrotask (setImmediate) or a timer; none when turned off.
- * With a group-committing store it also waits for the commit of what was published, which the
- * Publish answer waits for too (a failed commit wakes anyway: the messages are in memory).
+ * With a group-committing store it also waits for the commit of what was published before it was
+ * armed, which the Publish answer waits for too (a failed commit wakes anyway: the messages are in
+ * memory).
  */
 function causalDefer(ms: number, store: Pick<Store, "durable"> | undefined): ((fn: () => void) => void) | undefined {
   if (ms < 0) return undefined;
-  const run = store ? (fn: () => void) => () => void (store.durable()?.then(fn, fn) ?? fn()) : (fn: () => void) => fn;
-  if (ms === 0) return (fn) => setImmediate(run(fn));
-  return (fn) => setTimeout(run(fn), ms);
+  const later = ms === 0 ? (fn: () => void) => void setImmediate(fn) : (fn: () => void) => void setTimeout(fn, ms);
+  if (!store) return later;
+  return (fn) => {
+    const published = store.durable();
+    later(published ? () => void published.then(fn, fn) : fn);
+  };
 }
 
 /** The chosen gRPC server; only its modules are loaded (node:http2 and grpc-js cost RSS a server without them never needs). */
@@ -146,9 +150,10 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   // Metrics count from the start, so /metrics counters cover every message.
   const counters = new Counters();
   broker.observe(counters);
-  const imports = new StorageImports(broker, storage, clock, new ImportLedger(c.dataDir || null));
+  const durable = () => broker.store.durable();
+  const imports = new StorageImports(broker, storage, clock, new ImportLedger(c.dataDir || null, undefined, durable));
   imports.start();
-  const streams = new StreamImports(broker, clock, streamSettings(c), new ImportLedger<string>(c.dataDir || null, "stream-imports.json"));
+  const streams = new StreamImports(broker, clock, streamSettings(c), new ImportLedger<string>(c.dataDir || null, "stream-imports.json", durable));
   streams.start();
   const importStatus = { status: (topic: string) => imports.status(topic) ?? streams.status(topic) };
   // Wrapped once, so every transport registered over the table meets the injected faults.
