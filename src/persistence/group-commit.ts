@@ -2,28 +2,31 @@
  * Group commit: the writes of many operations go into one SQLite transaction. Each operation is a
  * savepoint inside it, so one that throws is undone alone. Nothing is answered from a group before
  * it commits: whoever answers waits for `durable()` (the RPC table's when-durable middleware, an
- * exactly-once confirmation, the causal wake, the import ledger), and the first such wait has the
- * group committed within the window (≤ 2 ms by default). Writes nobody waits for (a delivery's
- * attempt count, a StreamingPull ack, which no answer confirms, a retention trim) do not hurry a
- * commit: they join the next answered write's group, committed at the latest IDLE_MS after the
- * group's first write. So a kill -9 loses only writes nobody was told about. A commit costs its WAL
- * frames and system calls whatever it carries; at moderate rates every publish, delivery and ack
- * was a commit of its own.
+ * exactly-once confirmation, the causal wake, the import ledger). The first such wait has the group
+ * committed at the end of the event-loop turn it came in (setImmediate: what arrived in the same
+ * turn, as under load, shares the commit, and no timer wakes the process for it), or `windowMs`
+ * later when given. Writes nobody waits for (a delivery's attempt count, a StreamingPull ack, which
+ * no answer confirms, a retention trim) do not ask for a commit: they join the next answered
+ * write's group, committed at the latest IDLE_MS after the group's first write. So a kill -9 loses
+ * only writes nobody was told about. A commit costs its WAL frames and system calls whatever it
+ * carries, and on a busy host each wake of an idle process costs about as much again; at moderate
+ * rates every publish, delivery and ack used to be a commit of its own.
  */
 import type { Database } from "bun:sqlite";
 import type { DiskFaults } from "./disk-faults.ts";
 import type { Statements } from "./statements.ts";
 
-/** The default window: the most an answer waits for its commit, beyond the commit itself. */
-export const COMMIT_WINDOW_MS = 2;
-/** The latest a group of writes nobody waits for is committed (never sooner than the window). */
+/** `windowMs` for a commit before each operation returns (no grouping). */
+export const COMMIT_EACH = -1;
+/** The latest a group of writes nobody waits for is committed. */
 export const IDLE_MS = 20;
 
 interface Group {
-  timer: ReturnType<typeof setTimeout> | null;
-  /** Someone waits for it: it commits within the window. */
+  /** Cancels the pending commit (a timer or an immediate). */
+  cancel: () => void;
+  /** Someone waits for it: it commits at the end of the turn (or the window). */
   awaited: boolean;
-  /** Made on the first durable() call only: most groups nobody waits on directly. */
+  /** Made on the first durable() call only. */
   done: Promise<void> | null;
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -34,11 +37,11 @@ const noop = () => {};
 export class GroupCommit {
   private group: Group | null = null;
   private depth = 0;
-  private readonly idleMs: number;
 
   /**
-   * `windowMs` 0 commits each operation before it returns (no grouping). `committed` runs after
-   * each commit (the checkpointer's cue).
+   * `windowMs`: 0 commits an awaited group at the end of the turn, more that many ms after its
+   * first wait (tests, experiments), COMMIT_EACH each operation before it returns. `committed`
+   * runs after each commit (the checkpointer's cue).
    */
   constructor(
     private readonly db: Database,
@@ -46,9 +49,7 @@ export class GroupCommit {
     private readonly faults: DiskFaults,
     private readonly windowMs: number,
     private readonly committed: () => void,
-  ) {
-    this.idleMs = Math.max(windowMs, IDLE_MS);
-  }
+  ) {}
 
   /** Runs `fn` as one operation of the open group (opening one: refused first while the disk is faulted). */
   run<T>(fn: () => T): T {
@@ -75,21 +76,21 @@ export class GroupCommit {
     } finally {
       this.depth--;
     }
-    if (this.windowMs === 0) {
+    if (this.windowMs === COMMIT_EACH) {
       const err = this.commit();
       if (err) throw err;
     }
     return out;
   }
 
-  /** Resolves when what was written so far is committed; null when nothing waits for a commit. */
+  /** Resolves when what was written so far is committed; null when nothing is pending. */
   durable(): Promise<void> | null {
     const g = this.group;
     if (!g) return null;
-    if (!g.awaited && this.windowMs < this.idleMs) {
+    if (!g.awaited) {
       g.awaited = true;
-      if (g.timer) clearTimeout(g.timer);
-      g.timer = setTimeout(this.commitTimer, this.windowMs);
+      g.cancel();
+      g.cancel = this.schedule(this.windowMs);
     }
     if (!g.done) {
       g.done = new Promise<void>((resolve, reject) => {
@@ -114,18 +115,27 @@ export class GroupCommit {
     } catch (e) {
       throw this.faults.failed(e);
     }
-    const g: Group = { timer: null, awaited: false, done: null, resolve: noop, reject: noop };
-    if (this.windowMs > 0) g.timer = setTimeout(this.commitTimer, this.idleMs);
-    this.group = g;
+    const cancel = this.windowMs === COMMIT_EACH ? noop : this.schedule(Math.max(this.windowMs, IDLE_MS));
+    this.group = { cancel, awaited: false, done: null, resolve: noop, reject: noop };
   }
 
-  private commitTimer = (): void => void this.commit();
+  /** A commit `ms` from now, or at the end of this turn for 0; returns its cancel. */
+  private schedule(ms: number): () => void {
+    if (ms === 0) {
+      const immediate = setImmediate(this.commitLater);
+      return () => clearImmediate(immediate);
+    }
+    const timer = setTimeout(this.commitLater, ms);
+    return () => clearTimeout(timer);
+  }
+
+  private commitLater = (): void => void this.commit();
 
   private commit(): unknown {
     const g = this.group;
     if (!g) return null;
     this.group = null;
-    if (g.timer) clearTimeout(g.timer);
+    g.cancel();
     try {
       this.faults.beforeCommit();
       this.q().commit.run();
@@ -148,7 +158,7 @@ export class GroupCommit {
     const g = this.group;
     if (!g) return;
     this.group = null;
-    if (g.timer) clearTimeout(g.timer);
+    g.cancel();
     g.reject(err);
   }
 }

@@ -15,7 +15,7 @@ import type { Clock } from "../core/clock.ts";
 import type { HeldMemory } from "../core/store/held-memory.ts";
 import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "../core/store/store.ts";
 import { Checkpointer } from "./checkpointer.ts";
-import { COMMIT_WINDOW_MS, GroupCommit } from "./group-commit.ts";
+import { GroupCommit } from "./group-commit.ts";
 import { DiskFaults } from "./disk-faults.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
@@ -61,7 +61,7 @@ export class SqliteStore implements Store, HeldMemory {
    * cannot. Checkpoints run in a worker thread (the server), or inline in SQLite's own way every
    * 1,000 pages (`checkpointWorker: false`: tests that open hundreds of stores).
    */
-  static open(dir: string, { checkpointWorker = true, commitWindowMs = COMMIT_WINDOW_MS } = {}): SqliteStore {
+  static open(dir: string, { checkpointWorker = true, commitWindowMs = 0 } = {}): SqliteStore {
     const opened = openDataDir(dir);
     try {
       return new SqliteStore(opened, dir, checkpointWorker, commitWindowMs);

@@ -19,7 +19,7 @@ export interface Config {
   logFormat: LogFormat;
   /** Where topics, subscriptions and messages are kept across restarts (gcloud's --data-dir); "" keeps them in memory. */
   dataDir: string;
-  /** With --data-dir: how long a group commit gathers writes before committing them (0: each alone). */
+  /** With --data-dir: how long after the end of its turn an awaited group commit waits (-1: a commit per operation). */
   commitWindowMs: number;
   /** A JSON or YAML file of projects, topics and subscriptions to create at start. */
   configFile: string;
@@ -228,9 +228,9 @@ export const OPTIONS: Option[] = [
   {
     flag: "--commit-window-ms",
     env: "PUBSUB_COMMIT_WINDOW_MS",
-    default: "2",
-    help: "with --data-dir: writes of this many ms share one commit, answered once it is done; 0 = a commit per operation",
-    apply: (c, v) => (c.commitWindowMs = int("--commit-window-ms", 0, 1000)(v)),
+    default: "0",
+    help: "with --data-dir: writes share one commit, answered once it is done, at the end of the event-loop turn an answer first waits in, or this many ms later; off = a commit per operation",
+    apply: (c, v) => (c.commitWindowMs = v === "off" ? -1 : int("--commit-window-ms", 0, 1000)(v)),
   },
   {
     flag: "--config",
@@ -392,7 +392,7 @@ export const DEFAULTS: Config = {
   logLevel: "info",
   logFormat: "text",
   dataDir: "",
-  commitWindowMs: 2,
+  commitWindowMs: 0,
   configFile: "",
   provision: [],
   clock: "system",
