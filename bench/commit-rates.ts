@@ -5,7 +5,7 @@
 // Paced: the official client publishing 1 KiB messages at --rate msg/s (default batching) to a
 // topic whose StreamingPull subscriber acks each, for --seconds; CPU from the server's /metrics.
 //
-// --windows 0,2: this checkout's --data-dir rows once per --commit-window-ms (0: a commit per
+// --windows 0,off: this checkout's --data-dir rows once per --commit-window-ms (off: a commit per
 // operation, as before group commit); --messages 0 skips the full-speed part.
 //
 //   bun bench/commit-rates.ts [--base DIR] [--messages 50000] [--rate 1000] [--seconds 20] [--rounds 1] [--windows 2] [--server-arg ARG]
@@ -20,7 +20,7 @@ const RATE = Number(arg("--rate") ?? 1000);
 const SECONDS = Number(arg("--seconds") ?? 20);
 const ROUNDS = Number(arg("--rounds") ?? 1);
 const BASE = arg("--base");
-const WINDOWS = (arg("--windows") ?? "2").split(",").map(Number);
+const WINDOWS = (arg("--windows") ?? "0").split(",");
 const EXTRA = process.argv.flatMap((a, i) => (process.argv[i - 1] === "--server-arg" ? [a] : []));
 const BODY = Buffer.alloc(1024, "x");
 

@@ -2,7 +2,7 @@
  * Answers wait for their writes: with a store that group-commits (--data-dir), a unary RPC's
  * answer, and an exactly-once stream's ack and modack confirmations, go out only once what was
  * written so far is committed (`Store.durable()`); a failed commit answers its error instead.
- * Deliveries on a stream are not held: a message's attempt count is committed in the same window.
+ * Deliveries on a stream are not held: a message's attempt count is committed with the next group.
  * With the in-memory store `durable()` is null and a call costs one check.
  */
 import type { DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
