@@ -5,10 +5,11 @@
 // Paced: the official client publishing 1 KiB messages at --rate msg/s (default batching) to a
 // topic whose StreamingPull subscriber acks each, for --seconds; CPU from the server's /metrics.
 //
-// --windows 0,off: this checkout's --data-dir rows once per --commit-window-ms (off: a commit per
-// operation, as before group commit); --messages 0 skips the full-speed part.
+// --windows A,B: this checkout's --data-dir rows once per --commit-window-ms value (a server that
+// has that flag: the group-commit experiment, branch store-group-commit); --messages 0 skips the
+// full-speed part.
 //
-//   bun bench/commit-rates.ts [--base DIR] [--messages 50000] [--rate 1000] [--seconds 20] [--rounds 1] [--windows 2] [--server-arg ARG]
+//   bun bench/commit-rates.ts [--base DIR] [--messages 50000] [--rate 1000] [--seconds 20] [--rounds 1] [--windows A,B] [--server-arg ARG]
 import { PubSub } from "@google-cloud/pubsub";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -20,7 +21,7 @@ const RATE = Number(arg("--rate") ?? 1000);
 const SECONDS = Number(arg("--seconds") ?? 20);
 const ROUNDS = Number(arg("--rounds") ?? 1);
 const BASE = arg("--base");
-const WINDOWS = (arg("--windows") ?? "0").split(",");
+const WINDOWS = arg("--windows")?.split(",") ?? [];
 const EXTRA = process.argv.flatMap((a, i) => (process.argv[i - 1] === "--server-arg" ? [a] : []));
 const BODY = Buffer.alloc(1024, "x");
 
@@ -62,7 +63,7 @@ const rows: Row[] = [];
 const codes: [string, string | undefined][] = BASE ? [["base", BASE], ["this", undefined]] : [["this", undefined]];
 for (let round = 1; round <= ROUNDS; round++) {
   for (const [code, root] of codes) {
-    const stores = ["memory", ...(root ? ["data-dir"] : WINDOWS.map((w) => `data-dir/${w}`))];
+    const stores = ["memory", ...(root || !WINDOWS.length ? ["data-dir"] : WINDOWS.map((w) => `data-dir/${w}`))];
     for (const store of stores) {
       const dir = store !== "memory" ? mkdtempSync(join(tmpdir(), "bench-commit-")) : null;
       const window = store.startsWith("data-dir/") ? ["--commit-window-ms", store.slice(9)] : [];

@@ -4,8 +4,7 @@
  * partition's or shard's next position. Kept in memory, and with --data-dir in a JSON file of the
  * data dir (written whole, then renamed, after each step), so a restart resumes where it stopped.
  * A step half-published when the server stopped is published again from its start (at most one
- * chunk or fetched batch twice). With a group-committing store a save waits for the commit of what
- * was published before it (`durable`), so the file never runs ahead of the stored messages.
+ * chunk or fetched batch twice).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,13 +14,8 @@ type Progress = number | string;
 export class ImportLedger<P extends Progress = number | "done"> {
   private topics = new Map<string, { key: string; objects: Map<string, P> }>();
   private file: string | null;
-  private saving = false;
 
-  constructor(
-    dataDir: string | null,
-    fileName = "storage-imports.json",
-    private readonly durable: () => Promise<void> | null = () => null,
-  ) {
+  constructor(dataDir: string | null, fileName = "storage-imports.json") {
     this.file = dataDir ? join(dataDir, fileName) : null;
     if (this.file && existsSync(this.file)) {
       try {
@@ -60,18 +54,7 @@ export class ImportLedger<P extends Progress = number | "done"> {
   }
 
   private save(): void {
-    if (!this.file || this.saving) return;
-    const d = this.durable();
-    if (d) {
-      // Resolved right after the commit, before any later write: the state then is all stored.
-      this.saving = true;
-      const now = () => {
-        this.saving = false;
-        this.save();
-      };
-      d.then(now, now);
-      return;
-    }
+    if (!this.file) return;
     const out = [...this.topics].map(([t, v]) => [t, { key: v.key, objects: [...v.objects] }]);
     const tmp = `${this.file}.tmp`;
     try {

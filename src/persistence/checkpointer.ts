@@ -30,29 +30,23 @@ export class Checkpointer {
   private worker: Worker;
   private pending = false;
   private failed = false;
-  /** The WAL is long: let it start over after the next commit (never inside a group's transaction). */
-  private catchUpDue = false;
   private closedFlag = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(private file: string, private db: Database) {
+  constructor(file: string, private db: Database) {
     this.worker = new Worker(workerEntry());
     // Bun's Worker has unref() (the DOM typings do not): the worker must not keep the process alive.
     (this.worker as unknown as { unref(): void }).unref();
     this.worker.onmessage = (e: MessageEvent<{ type: string; frames?: number; message?: string }>) => {
       this.pending = false;
       if (e.data.type === "error") log.warn(`checkpoint of ${file} failed (the WAL keeps the data; retried after the next commit): ${e.data.message}`);
-      else if ((e.data.frames ?? 0) >= RESET_FRAMES) this.catchUpDue = true;
+      else if ((e.data.frames ?? 0) >= RESET_FRAMES) this.catchUp(file);
     };
     this.worker.onerror = (e) => this.fail(file, e.message);
     this.worker.postMessage({ type: "open", file, closed: this.closedFlag.buffer });
   }
 
-  /** A commit wrote to the WAL; no transaction is open on the event loop's connection now. */
+  /** A commit wrote to the WAL. */
   dirty(): void {
-    if (this.catchUpDue) {
-      this.catchUpDue = false;
-      this.catchUp();
-    }
     if (this.pending || this.failed) return;
     this.pending = true;
     this.worker.postMessage({ type: "dirty" });
@@ -67,7 +61,7 @@ export class Checkpointer {
     this.worker.terminate();
   }
 
-  private catchUp(file = this.file): void {
+  private catchUp(file: string): void {
     try {
       const t0 = performance.now();
       this.db.run("PRAGMA wal_checkpoint(PASSIVE)");

@@ -73,15 +73,6 @@ export class DiskFaults {
     throw f.error;
   }
 
-  /**
-   * Right before a commit: the database file is checked again (a group's writes were made up to
-   * a window earlier), so nothing is answered from a commit into an unlinked or damaged file.
-   */
-  beforeCommit(): void {
-    if (this.fault?.recoverable !== false) this.checkFile();
-    if (this.fault?.recoverable === false) throw this.fault.error;
-  }
-
   /** Whether writes are being refused (a write that need not succeed, an attempt count, is skipped). */
   get faulted(): boolean {
     return this.fault !== null;

@@ -1,10 +1,8 @@
 /**
  * The durable store (--data-dir): it holds an in-memory store (the messages' objects, the logs,
- * the holder counts and so the held-memory port) and writes every change through to SQLite. Every
- * core operation that changes state is one unit of a group commit (group-commit.ts): the
- * operations of a short window share one transaction, and nothing is answered before its group is
- * in the WAL (`durable()`), so Publish's ids and a returned Acknowledge survive a kill of the
- * process. A message row exists while something holds it.
+ * the holder counts and so the held-memory port) and writes every change through to SQLite. Every core call that changes state is one transaction, committed before the call
+ * returns, so an RPC never answers before its change is in the WAL: Publish's ids and a returned
+ * Acknowledge survive a kill of the process. A message row exists while something holds it.
  */
 import type { Database } from "bun:sqlite";
 import type { Delivery, MessageInput, StoredMessage } from "../core/message.ts";
@@ -15,7 +13,6 @@ import type { Clock } from "../core/clock.ts";
 import type { HeldMemory } from "../core/store/held-memory.ts";
 import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "../core/store/store.ts";
 import { Checkpointer } from "./checkpointer.ts";
-import { GroupCommit } from "./group-commit.ts";
 import { DiskFaults } from "./disk-faults.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
@@ -44,7 +41,7 @@ export class SqliteStore implements Store, HeldMemory {
   private checkpointer: Checkpointer | null = null;
   private faults: DiskFaults;
   private q: Statements;
-  private groups: GroupCommit;
+  private inTransaction = false;
   /** The stored next_seq: no id at or above it was handed out, so a restart starts there. */
   private reservedSeq = 1;
   private closed = false;
@@ -61,10 +58,10 @@ export class SqliteStore implements Store, HeldMemory {
    * cannot. Checkpoints run in a worker thread (the server), or inline in SQLite's own way every
    * 1,000 pages (`checkpointWorker: false`: tests that open hundreds of stores).
    */
-  static open(dir: string, { checkpointWorker = true, commitWindowMs = 0 } = {}): SqliteStore {
+  static open(dir: string, { checkpointWorker = true } = {}): SqliteStore {
     const opened = openDataDir(dir);
     try {
-      return new SqliteStore(opened, dir, checkpointWorker, commitWindowMs);
+      return new SqliteStore(opened, dir, checkpointWorker);
     } catch (e) {
       opened.db.close();
       opened.lock.close();
@@ -72,7 +69,7 @@ export class SqliteStore implements Store, HeldMemory {
     }
   }
 
-  private constructor(opened: OpenedDataDir, dir: string, checkpointWorker: boolean, commitWindowMs: number) {
+  private constructor(opened: OpenedDataDir, dir: string, checkpointWorker: boolean) {
     const db = (this.db = opened.db);
     this.lock = opened.lock;
     this.dir = dir;
@@ -80,7 +77,6 @@ export class SqliteStore implements Store, HeldMemory {
     this.faults = new DiskFaults(dir, opened.file);
     const l = load(db);
     this.q = prepare(db);
-    this.groups = new GroupCommit(db, () => this.q, this.faults, commitWindowMs, () => this.checkpointer?.dirty());
     this.topicIds = l.topicIds;
     this.subIds = l.subIds;
     this.mem = new MemoryStore((this.reservedSeq = l.nextSeq));
@@ -93,9 +89,6 @@ export class SqliteStore implements Store, HeldMemory {
       // Rows nothing holds (an entry pointing nowhere was dropped): no longer needed.
       for (const m of l.messages.values()) if (m.refs === 0) this.q.delMsg.run(m.seq);
     });
-    // The new epoch is kept before any ack id is handed out with it.
-    const err = this.groups.flush();
-    if (err) throw err;
     if (checkpointWorker) {
       db.run("PRAGMA wal_autocheckpoint = 0");
       this.checkpointer = new Checkpointer(this.file, db);
@@ -110,7 +103,6 @@ export class SqliteStore implements Store, HeldMemory {
    */
   close(): void {
     if (this.closed) return;
-    this.groups.flush();
     this.closed = true;
     this.checkpointer?.close();
     // A statement left unfinalized would keep the connection, and so its lock, alive.
@@ -154,14 +146,26 @@ export class SqliteStore implements Store, HeldMemory {
     this.mem.keepViews(clock, collect);
   }
 
-  /** One operation's writes, in the open group commit; a disk fault refuses it (disk-faults.ts). */
+  /** One operation's writes, committed before it returns; a disk fault refuses it (disk-faults.ts). */
   transaction<T>(fn: () => T): T {
-    if (this.closed) return fn();
-    return this.groups.run(fn);
-  }
-
-  durable(): Promise<void> | null {
-    return this.groups.durable();
+    if (this.inTransaction || this.closed) return fn();
+    this.faults.gate();
+    this.inTransaction = true;
+    try {
+      this.q.begin.run();
+      const out = fn();
+      this.q.commit.run();
+      this.faults.committed();
+      this.checkpointer?.dirty();
+      return out;
+    } catch (e) {
+      try {
+        if (this.db.inTransaction) this.q.rollback.run();
+      } catch {}
+      throw this.faults.failed(e);
+    } finally {
+      this.inTransaction = false;
+    }
   }
 
   /** The disk fault in force, if any (metrics, tests). */

@@ -6,10 +6,6 @@ const SQL = {
   begin: "BEGIN IMMEDIATE",
   commit: "COMMIT",
   rollback: "ROLLBACK",
-  // Each operation inside a group commit (group-commit.ts), so one that throws is undone alone.
-  savepoint: "SAVEPOINT op",
-  release: "RELEASE op",
-  rollbackTo: "ROLLBACK TO op",
   setMeta: "UPDATE meta SET value = ? WHERE key = ?",
   insTopic: "INSERT INTO topics (name, config) VALUES (?, ?)",
   setTopic: "UPDATE topics SET config = ? WHERE id = ?",

@@ -19,8 +19,6 @@ export interface Config {
   logFormat: LogFormat;
   /** Where topics, subscriptions and messages are kept across restarts (gcloud's --data-dir); "" keeps them in memory. */
   dataDir: string;
-  /** With --data-dir: how long after the end of its turn an awaited group commit waits (-1: a commit per operation). */
-  commitWindowMs: number;
   /** A JSON or YAML file of projects, topics and subscriptions to create at start. */
   configFile: string;
   /** `project,topic1,topic2:sub1:sub2` specs (PUBSUB_PROJECT1, PUBSUB_PROJECT2, … or --provision). */
@@ -226,13 +224,6 @@ export const OPTIONS: Option[] = [
     apply: (c, v) => (c.dataDir = v),
   },
   {
-    flag: "--commit-window-ms",
-    env: "PUBSUB_COMMIT_WINDOW_MS",
-    default: "0",
-    help: "with --data-dir: writes share one commit, answered once it is done, at the end of the event-loop turn an answer first waits in, or this many ms later; off = a commit per operation",
-    apply: (c, v) => (c.commitWindowMs = v === "off" ? -1 : int("--commit-window-ms", 0, 1000)(v)),
-  },
-  {
     flag: "--config",
     env: "PUBSUB_CONFIG",
     default: "",
@@ -392,7 +383,6 @@ export const DEFAULTS: Config = {
   logLevel: "info",
   logFormat: "text",
   dataDir: "",
-  commitWindowMs: 0,
   configFile: "",
   provision: [],
   clock: "system",

@@ -1,11 +1,9 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
 import { Broker } from "../core/broker.ts";
 import type { HeldStore } from "../core/store/held-memory.ts";
-import type { Store } from "../core/store/store.ts";
 import { DEFAULTS, inferenceRoute, type Config } from "../runtime/config.ts";
 import { Counters } from "../admin/counters.ts";
 import { withFaults } from "../rpc/middleware/with-faults.ts";
-import { whenDurable } from "../rpc/middleware/when-durable.ts";
 import { FaultRegistry } from "../rpc/middleware/faults.ts";
 import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
@@ -50,11 +48,11 @@ export interface Emulator {
 }
 
 /** The in-memory store, or the data dir's (read whole before the broker is built from it). */
-async function openStore(dataDir: string, commitWindowMs: number): Promise<{ store?: HeldStore; close(): void; diskFault?: DiskFaultProbe }> {
+async function openStore(dataDir: string): Promise<{ store?: HeldStore; close(): void; diskFault?: DiskFaultProbe }> {
   if (!dataDir) return { close() {} };
   const { SqliteStore } = await import("../persistence/sqlite-store.ts");
   const t0 = performance.now();
-  const store = SqliteStore.open(dataDir, { commitWindowMs });
+  const store = SqliteStore.open(dataDir);
   const o = store.opened;
   const ms = (performance.now() - t0).toFixed(0);
   log.info(`data dir ${store.file}: ${o.topics} topics, ${o.subscriptions} subscriptions, ${o.snapshots} snapshots, ${o.schemas} schemas, ${o.policies} IAM policies, ${o.messages} messages (read in ${ms} ms)`);
@@ -67,20 +65,11 @@ function collectAfterRestore(broker: Broker): void {
   if (broker.held.heldMessages > 100_000) Bun.gc(true);
 }
 
-/**
- * Causal delivery's deferral: a later macrotask (setImmediate) or a timer; none when turned off.
- * With a group-committing store it also waits for the commit of what was published before it was
- * armed, which the Publish answer waits for too (a failed commit wakes anyway: the messages are in
- * memory).
- */
-function causalDefer(ms: number, store: Pick<Store, "durable"> | undefined): ((fn: () => void) => void) | undefined {
+/** Causal delivery's deferral: a later macrotask (setImmediate) or a timer; none when turned off. */
+function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
   if (ms < 0) return undefined;
-  const later = ms === 0 ? (fn: () => void) => void setImmediate(fn) : (fn: () => void) => void setTimeout(fn, ms);
-  if (!store) return later;
-  return (fn) => {
-    const published = store.durable();
-    later(published ? () => void published.then(fn, fn) : fn);
-  };
+  if (ms === 0) return (fn) => setImmediate(fn);
+  return (fn) => setTimeout(fn, ms);
 }
 
 /** The chosen gRPC server; only its modules are loaded (node:http2 and grpc-js cost RSS a server without them never needs). */
@@ -111,7 +100,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const c = { ...DEFAULTS, ...config };
   const refusal = capRefusal();
   if (refusal) throw Object.assign(new Error(`cannot start: ${refusal}.`), { name: "MemoryCapError" });
-  const { store, close, diskFault } = await openStore(c.dataDir, c.commitWindowMs);
+  const { store, close, diskFault } = await openStore(c.dataDir);
   const clock = new SwitchableClock(c.clock);
   const push = lazyPush(() => clock.now());
   const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges() });
@@ -122,7 +111,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     store,
     maxMessagesPerResponse: c.maxMessagesPerResponse,
     fillWaitMs: c.fillWaitMs,
-    deferDelivery: causalDefer(c.causalDelayMs, store),
+    deferDelivery: causalDefer(c.causalDelayMs),
     pullWaitMs: c.pullWaitMs,
     push: { sender: push.sender, options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
@@ -150,15 +139,14 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   // Metrics count from the start, so /metrics counters cover every message.
   const counters = new Counters();
   broker.observe(counters);
-  const durable = () => broker.store.durable();
-  const imports = new StorageImports(broker, storage, clock, new ImportLedger(c.dataDir || null, undefined, durable));
+  const imports = new StorageImports(broker, storage, clock, new ImportLedger(c.dataDir || null));
   imports.start();
-  const streams = new StreamImports(broker, clock, streamSettings(c), new ImportLedger<string>(c.dataDir || null, "stream-imports.json", durable));
+  const streams = new StreamImports(broker, clock, streamSettings(c), new ImportLedger<string>(c.dataDir || null, "stream-imports.json"));
   streams.start();
   const importStatus = { status: (topic: string) => imports.status(topic) ?? streams.status(topic) };
   // Wrapped once, so every transport registered over the table meets the injected faults.
   const faults = new FaultRegistry();
-  const table = withFaults(store ? whenDurable(createRpcTable(broker), store) : createRpcTable(broker), faults);
+  const table = withFaults(createRpcTable(broker), faults);
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports: importStatus, diskFault });

@@ -16,7 +16,6 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--log-level": { value: "debug", expect: { logLevel: "debug" } },
   "--log-format": { value: "json", expect: { logFormat: "json" } },
   "--data-dir": { value: "/var/lib/pubsub", expect: { dataDir: "/var/lib/pubsub" } },
-  "--commit-window-ms": { value: "off", expect: { commitWindowMs: -1 } },
   "--config": { value: "/etc/pubsub.yaml", expect: { configFile: "/etc/pubsub.yaml" } },
   "--provision": { value: "p,t1:s1", expect: { provision: ["p,t1:s1"] } },
   "--max-memory": { value: "512M", expect: { maxMemory: 512 * 2 ** 20 } },

@@ -54,9 +54,6 @@ export class RowStore implements Store, HeldMemory {
     this.transactions++;
     return fn();
   }
-  durable() {
-    return null;
-  }
 
   contents(): StoreContents {
     return {

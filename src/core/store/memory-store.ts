@@ -97,11 +97,6 @@ export class MemoryStore implements Store, HeldMemory {
     return fn();
   }
 
-  // Nothing is written anywhere: nothing to wait for.
-  durable(): null {
-    return null;
-  }
-
   contents(): StoreContents {
     return { topics: [], subscriptions: [], snapshots: [], schemas: [], policies: [] };
   }

@@ -7,8 +7,7 @@
  *
  * Every call is synchronous. The core groups its writes: one call per request and per kind of
  * change, and `transaction()` around the calls of one operation (a publish, a seek, a delete), so
- * a durable store writes each operation whole. Whoever answers a client for a write waits for
- * `durable()` first (src/rpc/middleware/when-durable.ts). Leases are never stored: after a
+ * a durable store writes each operation in one transaction. Leases are never stored: after a
  * restart every unacked message is simply waiting again.
  *
  * Lifetime: a message is held while any holder has it — a subscription's entry (unacked, or acked
@@ -68,16 +67,8 @@ export interface Store {
   /** Takes `n` seqs for messages never stored (filtered by a topic transform); returns the first. */
   skipSeqs(n: number): number;
 
-  /**
-   * Runs `fn` as one unit of writes: all of it is stored or none. A durable store may gather the
-   * units of many requests into one commit (group commit); `durable()` says when they are kept.
-   */
+  /** Runs `fn` as one unit of writes (a transaction in a durable store). */
   transaction<T>(fn: () => T): T;
-  /**
-   * Resolves once every write made so far is durable; rejects (a PubSubError) if they could not
-   * be. Null when nothing is pending: an answer that depends on writes waits for it first.
-   */
-  durable(): Promise<void> | null;
 
   /** What an earlier run left (a fresh or in-memory store has nothing). */
   contents(): StoreContents;
