@@ -22,6 +22,7 @@ import { seekToSnapshot, seekToTime } from "./topic/seek.ts";
 import { Snapshots, type SnapshotResource } from "./topic/snapshots.ts";
 import { MemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
+import type { HeldMemory, HeldStore } from "./store/held-memory.ts";
 import type { TopicResource } from "./resources.ts";
 import type { Subscription, SubscriptionView } from "./subscription/subscription.ts";
 import { Subscriptions } from "./subscription/subscriptions.ts";
@@ -38,8 +39,8 @@ export interface TopicView {
 
 export interface BrokerOptions extends DeliveryOptions<Broker> {
   clock: Clock;
-  /** Where topics, subscriptions, snapshots, schemas, IAM policies and messages are kept; in memory by default. */
-  store?: Store;
+  /** Where topics, subscriptions, snapshots, schemas, IAM policies and messages are kept, and the memory they are held in; in memory by default. */
+  store?: HeldStore;
   /** Most messages in one Pull or StreamingPull response. */
   maxMessagesPerResponse?: number;
   /** How long a stream waits to fill a response after a publish; 0 sends at once. */
@@ -70,6 +71,8 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
 export class Broker {
   readonly clock: Clock;
   readonly store: Store;
+  /** What the store holds in memory: the memory budget reads it, the server tunes its views. */
+  readonly held: HeldMemory;
   readonly quotas: ProjectQuotas;
   readonly memory: MemoryBudget;
   readonly schemas: SchemaRegistry;
@@ -83,13 +86,15 @@ export class Broker {
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
     this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now(), o.compression ?? null, o.inference ?? null);
-    this.store = o.store ?? new MemoryStore();
+    const store = o.store ?? new MemoryStore();
+    this.store = store;
+    this.held = store;
     const wake = o.deferDelivery ? new CausalWake(o.deferDelivery) : null;
     this.quotas = projectQuotas(o.quotas);
     const events = () => this.observers.current;
     this.snapshots = new Snapshots(this.store, this.clock, events, this.quotas.snapshots);
     this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
-    this.memory.track(this.store);
+    this.memory.track(this.held);
     this.schemas = new SchemaRegistry(o.clock, this.store, this.quotas.schemas);
     this.schemas.onDelete = (name) => {
       this.iam.drop(name);
@@ -286,8 +291,8 @@ export class Broker {
       snapshots: this.snapshots.size,
       backlog,
       outstanding,
-      heldMessages: this.store.heldMessages,
-      heldBytes: this.store.heldBytes,
+      heldMessages: this.held.heldMessages,
+      heldBytes: this.held.heldBytes,
     };
   }
 

@@ -1,6 +1,6 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
 import { Broker } from "../core/broker.ts";
-import type { Store } from "../core/store/store.ts";
+import type { HeldStore } from "../core/store/held-memory.ts";
 import { DEFAULTS, inferenceRoute, type Config } from "../runtime/config.ts";
 import { Counters } from "../admin/counters.ts";
 import { withFaults } from "../rpc/middleware/with-faults.ts";
@@ -48,7 +48,7 @@ export interface Emulator {
 }
 
 /** The in-memory store, or the data dir's (read whole before the broker is built from it). */
-async function openStore(dataDir: string): Promise<{ store?: Store; close(): void; diskFault?: DiskFaultProbe }> {
+async function openStore(dataDir: string): Promise<{ store?: HeldStore; close(): void; diskFault?: DiskFaultProbe }> {
   if (!dataDir) return { close() {} };
   const { SqliteStore } = await import("../persistence/sqlite-store.ts");
   const t0 = performance.now();
@@ -62,7 +62,7 @@ async function openStore(dataDir: string): Promise<{ store?: Store; close(): voi
 
 /** Reading a large data dir leaves its row arrays behind: collect them before serving (≈ 1/3 of RSS at 1M messages). */
 function collectAfterRestore(broker: Broker): void {
-  if (broker.store.heldMessages > 100_000) Bun.gc(true);
+  if (broker.held.heldMessages > 100_000) Bun.gc(true);
 }
 
 /** Causal delivery's deferral: a later macrotask (setImmediate) or a timer; none when turned off. */
@@ -127,7 +127,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   // Publish data stay views into their requests while held briefly (most are acked within ms);
   // the requests copied out after a burst are collected at once (at most every 10 s), since
   // nothing else allocating would set a collection off: ≈ 360 B of RSS per held 1 KiB message.
-  broker.store.keepViews(realClock, collectGarbage);
+  broker.held.keepViews(realClock, collectGarbage);
   try {
     prepare?.(broker);
   } catch (e) {
@@ -172,7 +172,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     broker.stopDeliveries();
     bigtable.close();
     await listener.close();
-    broker.store.keepViews(null);
+    broker.held.keepViews(null);
     close();
   };
   return { port: listener.port, host: c.host, broker, clock, imports, streams, operator: { broker, clock, counters, faults, history, imports: importStatus }, stop };
