@@ -1,10 +1,13 @@
 /**
- * What the emulator's first connection and first call load and run once per process (hpack.js;
- * the descriptor codec's tables of the usual first calls) is done when the test API is imported
+ * What the emulator's first start, first connection and first call load and run once per process
+ * (the default gRPC server and its front, which start() imports when chosen; hpack.js; the
+ * descriptor codec's tables of the usual first calls) is done when the test API is imported
  * instead. The server defers it to keep an idle binary small; a test process wants its first call
  * after start() fast, and pays for it while its files load.
  */
 import { descriptorCodec } from "../grpc/methods.ts";
+import "../grpc/h2/server.ts";
+import "../server/raw-front.ts";
 
 require("hpack.js");
 // The Topic and Subscription codecs (CreateTopic and CreateSubscription, the usual first calls) built and run once.

@@ -359,6 +359,8 @@ function writeValue(o: Out, f: FieldInfo, v: unknown, depth: number): void {
 
 function encodeAt(t: MessageInfo, d: Obj, depth: number): Buffer {
   if (depth > MAX_DEPTH) throw new Error("maximum nesting depth exceeded");
+  // google.protobuf.Empty, every Acknowledge's and ModifyAckDeadline's answer: no buffer to grow.
+  if (!t.fields.length) return Buffer.alloc(0);
   const o = new Out();
   for (const f of t.fields) {
     const v = d[f.name];
