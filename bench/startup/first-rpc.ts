@@ -9,12 +9,14 @@
  *   bun bench/startup/first-rpc.ts --binary dist/pubsub-emulator   # the compiled binary instead
  *   bun bench/startup/first-rpc.ts --warm     # grpc-js loaded before the spawn: the server's share alone
  *   bun bench/startup/first-rpc.ts --rss      # also print the server's RSS after the first answer (and 1 s later)
+ *     and its on-CPU time (every thread) from spawn to the first answer: steadier than wall time on a busy host
  *
  * The CreateTopic request is encoded by hand (field 1, name) and the reply is checked by its
  * first byte, so the client loads no protos; grpc-js is imported while the server starts.
  * Exit status 0 only when the RPC succeeded.
  */
 import { resolve } from "node:path";
+import { cpuMs, rssMb } from "./proc.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const rest = process.argv.includes("--rest");
@@ -77,12 +79,6 @@ async function createTopic(port: number): Promise<void> {
   }
 }
 
-/** VmRSS in MB (10^6 bytes), as ps and the issue's figures count it. */
-function rssMb(pid: number): number {
-  const status = require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8") as string;
-  return (Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) * 1024) / 1e6;
-}
-
 const httpPath = rest ? "/v1/projects/startup/topics" : "/health";
 
 async function health(port: number): Promise<void> {
@@ -98,9 +94,10 @@ try {
   const t2 = Bun.nanoseconds();
   clearTimeout(timer);
   if (rss) {
+    const cpu = cpuMs(server.pid);
     const now = rssMb(server.pid);
     await Bun.sleep(1000);
-    console.log(`rss after first answer ${now.toFixed(1)} MB, 1 s later ${rssMb(server.pid).toFixed(1)} MB`);
+    console.log(`server CPU to first answer ${cpu.toFixed(1)} ms, rss after it ${now.toFixed(1)} MB, 1 s later ${rssMb(server.pid).toFixed(1)} MB`);
   }
   if (verbose) {
     console.log(
