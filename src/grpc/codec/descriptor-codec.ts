@@ -167,7 +167,8 @@ function decodeAt(t: MessageInfo, buf: Buffer, start: number, end: number, prefi
   if (depth > MAX_DEPTH) throw new Malformed("message nested too deeply");
   const r = new Reader(buf, end);
   r.pos = start;
-  const seen = new Map<FieldInfo, unknown>();
+  // Values by the field's place in t.fields (id order), as decoded so far.
+  const seen: unknown[] = new Array(t.fields.length);
   while (!r.done) {
     const tag = r.varint();
     const wire = tag & 7;
@@ -179,12 +180,10 @@ function decodeAt(t: MessageInfo, buf: Buffer, start: number, end: number, prefi
     }
     if (f.map) {
       if (wire !== 2) throw new Malformed(`${prefix}${f.path} has a wrong wire type`);
-      let m = seen.get(f) as Obj | undefined;
-      if (!m) seen.set(f, (m = dict<unknown>()));
+      const m = (seen[f.index] ??= dict<unknown>()) as Obj;
       mapEntry(r, f, m, prefix, depth);
     } else if (f.repeated) {
-      let list = seen.get(f) as unknown[] | undefined;
-      if (!list) seen.set(f, (list = []));
+      const list = (seen[f.index] ??= []) as unknown[];
       if (wire === 2 && f.wire !== 2) {
         // Packed, whatever the field says: parsers take both forms of a packable field.
         const [s, e] = r.span();
@@ -193,13 +192,13 @@ function decodeAt(t: MessageInfo, buf: Buffer, start: number, end: number, prefi
         while (!packed.done) list.push(value(packed, f, prefix, depth));
       } else if (wire === f.wire) list.push(value(r, f, prefix, depth));
       else throw new Malformed(`${prefix}${f.path} has a wrong wire type`);
-    } else if (wire === f.wire) seen.set(f, value(r, f, prefix, depth));
+    } else if (wire === f.wire) seen[f.index] = value(r, f, prefix, depth);
     else throw new Malformed(`${prefix}${f.path} has a wrong wire type`);
   }
   // As protobufjs's toObject: fields by id, an empty list or map left out, a oneof named by its member.
   const out: Obj = {};
   for (const f of t.fields) {
-    const v = seen.get(f);
+    const v = seen[f.index];
     if (v === undefined) continue;
     if (f.repeated && (v as unknown[]).length === 0) continue;
     if (f.map && Object.keys(v as Obj).length === 0) continue;

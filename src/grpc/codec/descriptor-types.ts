@@ -41,6 +41,8 @@ export interface EnumInfo {
 
 export interface FieldInfo {
   name: string;
+  /** Its place in MessageInfo.fields. */
+  index: number;
   id: number;
   /** A scalar type name, "enum" or "message". */
   kind: string;
@@ -116,13 +118,16 @@ export class DescriptorTypes {
       info.fields.push(this.field(name, entry.edition, fname, f, oneofOf.get(fname)));
     }
     info.fields.sort((a, b) => a.id - b.id);
-    for (const f of info.fields) info.byId.set(f.id, f);
+    info.fields.forEach((f, i) => {
+      f.index = i;
+      info.byId.set(f.id, f);
+    });
     return info;
   }
 
   private field(owner: string, edition: string, name: string, f: FieldJson, oneof: string | undefined): FieldInfo {
     const out: FieldInfo = {
-      name, id: f.id, kind: f.type, repeated: f.rule === "repeated", map: f.keyType !== undefined,
+      name, index: 0, id: f.id, kind: f.type, repeated: f.rule === "repeated", map: f.keyType !== undefined,
       packed: false, wire: 2, oneof, path: snake(name), fullName: `.${owner}.${name}`,
     };
     if (SCALAR_WIRE[f.type] !== undefined) out.wire = SCALAR_WIRE[f.type]!;
