@@ -18,6 +18,7 @@ import {
 import { serviceDefinition } from "./definitions.ts";
 import { decodeMessage, encodeMessage } from "./codec/descriptor-codec.ts";
 import { DescriptorTypes } from "./codec/descriptor-types.ts";
+import { decodePlainPullRequest } from "./codec/pull-request.ts";
 import descriptor from "../../protos/descriptor.json" with { type: "json" };
 import { methodType } from "../proto/subset.ts";
 
@@ -57,7 +58,9 @@ export function servedDefinition(service: ServiceName): grpc.ServiceDefinition {
   const codecs = CODECS[service] ?? {};
   const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
   for (const [name, method] of Object.entries(serviceDefinition(service))) {
-    const c = { ...descriptorCodec(service, name), ...codecs[name] };
+    const general = descriptorCodec(service, name);
+    const c = { ...general, ...codecs[name] };
+    if (service === "Subscriber" && name === "Pull") c.requestDeserialize = (b) => decodePlainPullRequest(b) ?? general.requestDeserialize(b);
     out[name] = { ...method, requestDeserialize: malformedSafe(c.requestDeserialize), responseSerialize: c.responseSerialize };
   }
   return out as grpc.ServiceDefinition;

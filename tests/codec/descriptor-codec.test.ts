@@ -16,6 +16,8 @@ import { DescriptorTypes, type FieldInfo, type MessageInfo } from "../../src/grp
 import { Malformed } from "../../src/grpc/codec/wire.ts";
 import { BadField, checkDecoded, malformedSafe } from "../../src/grpc/malformed.ts";
 import { methodType } from "../../src/proto/subset.ts";
+import { decodePlainPullRequest } from "../../src/grpc/codec/pull-request.ts";
+import { servedDefinition } from "../../src/grpc/methods.ts";
 import { SERVICES, serviceMethods, type ServiceName } from "../../src/rpc/services.ts";
 import { expectRefused } from "../helpers/core.ts";
 
@@ -211,6 +213,27 @@ describe("field by field", () => {
     expect(() => decodeMessage(sub, nested)).toThrow("Invalid UTF-8 in the push_config.push_endpoint field");
     const mapKey = Buffer.concat([Buffer.from([0x12, bad.length + 4, 0x0a, bad.length]), bad, Buffer.from([0x12, 0x00])]);
     expect(() => decodeMessage(topic, mapKey)).toThrow("Invalid UTF-8 in the labels field");
+  });
+});
+
+describe("PullRequest's plain-form decoder", () => {
+  const name = "google.pubsub.v1.PullRequest";
+  const served = servedDefinition("Subscriber").Pull;
+
+  test("takes the plain form and gives what the descriptor codec gives; any other form goes to it", () => {
+    fc.assert(
+      fc.property(arbOf(name), fc.array(unknownField, { maxLength: 1 }), fc.boolean(), (obj, unknown, bigBool) => {
+        let buf = Buffer.concat([pbEncode(name, obj), ...unknown]);
+        if (bigBool) buf = Buffer.concat([buf, Buffer.from([0x10, 0x80, 0x80, 0x80, 0x80, 0x10])]); // 2^32: false, as protobufjs reads it
+        const plainForm = decodePlainPullRequest(buf);
+        if (!unknown.length && !bigBool) expect(plainForm).toBeDefined();
+        const expected = decodeMessage(types.message(name), buf);
+        if (plainForm) expect(plainForm).toEqual(expected);
+        expect(served.requestDeserialize(buf)).toEqual(expected);
+        expect(plain(expected)).toEqual(plain(pbDecode(name, buf)));
+      }),
+      { numRuns: RUNS * 5 },
+    );
   });
 });
 

@@ -123,7 +123,8 @@ function value(r: Reader, f: FieldInfo, prefix: string, depth: number): unknown 
     const [s, e] = r.span();
     return decodeAt(f.message!(), r.buf, s, e, `${prefix}${f.path}.`, depth + 1);
   }
-  return scalar(r, f.kind, prefix + f.path);
+  // A string field's path is only read when its bytes are not UTF-8: no concatenation at the top level.
+  return scalar(r, f.kind, prefix ? prefix + f.path : f.path);
 }
 
 function mapEntry(r: Reader, f: FieldInfo, into: Obj, prefix: string, depth: number): void {
