@@ -191,6 +191,11 @@ describe("field by field", () => {
     expect(plain(got)).toEqual(plain(pbDecode("google.pubsub.v1.IngestionDataSourceSettings", encodeMessage(settings, obj))));
   });
 
+  test("Empty encodes from anything, as protobufjs's fromObject takes anything for a type without fields", () => {
+    const empty = types.message("google.protobuf.Empty");
+    for (const v of [undefined, null, {}, { stray: 1 }]) expect(encodeMessage(empty, v).length).toBe(pbEncode("google.protobuf.Empty", v).length);
+  });
+
   test("a packable repeated field decodes packed and unpacked alike", () => {
     const req = types.message("google.pubsub.v1.StreamingPullRequest");
     const unpacked = Buffer.from([0x18, 0x05, 0x18, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);

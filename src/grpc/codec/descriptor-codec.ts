@@ -407,6 +407,8 @@ function encodeAt(t: MessageInfo, d: Obj, depth: number): Buffer {
 
 /** Encodes a plain object as a message of type `t`, converting values as protobufjs's fromObject does. */
 export function encodeMessage(t: MessageInfo, d: unknown): Buffer {
+  // protobufjs's fromObject of a type without fields takes anything (a handler may answer Empty with undefined).
+  if (!t.fields.length) return Buffer.alloc(0);
   if (Array.isArray(d)) throw new Error(`Failed to serialize message: expected object with ${t.fullName.split(".").pop()} structure, got array instead`);
   if (!isObject(d)) throw new TypeError(`.${t.fullName}: object expected`);
   return encodeAt(t, d, 0);
