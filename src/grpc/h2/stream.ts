@@ -1,6 +1,6 @@
 /**
  * One HTTP/2 stream of the raw server, with the part of node:http2's ServerHttp2Stream that the
- * lean gRPC layer (lean/call.ts) uses: respond, write (false past the high-water mark, then
+ * gRPC call layer (call/call.ts) uses: respond, write (false past the high-water mark, then
  * 'drain'), end with 'wantTrailers' and sendTrailers when respond was given waitForTrailers (a
  * gRPC call), else end with an empty DATA frame (a plain HTTP answer); trailers-only answers with
  * respond's endStream; and the 'data', 'end' and 'close' events.

@@ -1,5 +1,5 @@
 /**
- * The lean server's call shapes: over the RPC table, unary (one request, one response, as
+ * The call layer's call shapes: over the RPC table, unary (one request, one response, as
  * grpc-js's handleUnary checks) and StreamingPull (requests fed to a core StreamSession, its
  * deliveries written with backpressure, late acks still applied); and the standard services'
  * methods (../std/), whatever their shape.

@@ -1,6 +1,6 @@
 /**
- * What the lean gRPC layer does with each HTTP/2 stream, whatever serves the HTTP/2 (Bun's
- * node:http2 in server.ts, our own in ../h2/): routes it by :path to the codecs of methods.ts and
+ * What the gRPC call layer does with each HTTP/2 stream, whatever serves the HTTP/2 (Bun's
+ * node:http2 in ../lean/server.ts, our own in ../h2/): routes it by :path to the codecs of methods.ts and
  * the RPC table, and answers what grpc-js answers: 405 for a method that is not POST, 415 for a
  * content type that is not gRPC, UNIMPLEMENTED for an unknown method, trailers-only errors. The
  * probes `GET /` and `GET /health` are answered as on HTTP/1.1, with their bodies.

@@ -1,8 +1,8 @@
-/** The lean server's reading of gRPC messages and grpc-timeout values, byte by byte. */
+/** The gRPC call layer's reading of gRPC messages and grpc-timeout values, byte by byte. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { MessageReader, Overloaded, PartialBytes, TooLarge } from "../../src/grpc/lean/framing.ts";
-import { timeoutMs } from "../../src/grpc/lean/deadline.ts";
+import { MessageReader, Overloaded, PartialBytes, TooLarge } from "../../src/grpc/call/framing.ts";
+import { timeoutMs } from "../../src/grpc/call/deadline.ts";
 
 const frame = (body: Buffer, flag = 0) => {
   const h = Buffer.alloc(5);
