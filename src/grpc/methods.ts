@@ -3,7 +3,6 @@
  * replace protobufjs on the hot RPCs; the protobufjs decoders get the UTF-8 check the hand-written
  * ones do inline; every decoder is made malformed-safe.
  */
-import type * as grpc from "@grpc/grpc-js";
 import { SERVICES, type ServiceName } from "../rpc/services.ts";
 import { malformedSafe } from "./malformed.ts";
 import {
@@ -14,14 +13,13 @@ import {
   encodeDeliveryResponse,
   encodePublishResponse,
 } from "./codec/messages.ts";
-import { serviceDefinition } from "./definitions.ts";
+import { serviceDefinition, type MethodDefinition, type ServiceDefinition } from "./definitions.ts";
 import { checkUtf8, hasReplacementChar, requestType } from "./utf8-check.ts";
 
 /** Room for a 10 MB publish plus framing, so our validation answers instead of the transport's 4 MiB cap. */
 export const MAX_MESSAGE = 64 * 1024 * 1024;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Codec = { requestDeserialize?: (b: Buffer) => any; responseSerialize?: (v: any) => Buffer };
+type Codec = Partial<Pick<MethodDefinition, "requestDeserialize" | "responseSerialize">>;
 
 const CODECS: Partial<Record<ServiceName, Record<string, Codec>>> = {
   Publisher: { Publish: { requestDeserialize: decodePublishRequest, responseSerialize: encodePublishResponse } },
@@ -33,7 +31,7 @@ const CODECS: Partial<Record<ServiceName, Record<string, Codec>>> = {
   },
 };
 
-function utf8Checked(method: grpc.MethodDefinition<unknown, unknown>): (b: Buffer) => unknown {
+function utf8Checked(method: MethodDefinition): (b: Buffer) => unknown {
   const [, service, name] = method.path.split("/");
   let type: ReturnType<typeof requestType> | null = null;
   return (b) => {
@@ -44,10 +42,10 @@ function utf8Checked(method: grpc.MethodDefinition<unknown, unknown>): (b: Buffe
   };
 }
 
-/** One service's definition (grpc-js's shape, which is plain data) with our codecs in it. */
-export function servedDefinition(service: ServiceName): grpc.ServiceDefinition {
+/** One service's definition with our codecs in it. */
+export function servedDefinition(service: ServiceName): ServiceDefinition {
   const codecs = CODECS[service] ?? {};
-  const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  const out: ServiceDefinition = {};
   for (const [name, method] of Object.entries(serviceDefinition(service))) {
     const c = codecs[name] ?? {};
     out[name] = {
@@ -56,7 +54,7 @@ export function servedDefinition(service: ServiceName): grpc.ServiceDefinition {
       responseSerialize: c.responseSerialize ?? method.responseSerialize,
     };
   }
-  return out as grpc.ServiceDefinition;
+  return out;
 }
 
 export const servedServices = () => Object.keys(SERVICES) as ServiceName[];

@@ -81,7 +81,7 @@ async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget, h
     const { rawServer } = await import("../grpc/h2/server.ts");
     return rawServer(table, { partialBytes, health });
   }
-  const { grpcJsTransport } = await import("../grpc/server.ts");
+  const { grpcJsTransport } = await import("../grpc/grpc-js/server.ts");
   return grpcJsTransport(table, health);
 }
 

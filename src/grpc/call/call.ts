@@ -6,7 +6,7 @@
  * DEADLINE_EXCEEDED; a deadline or the client going away (RST_STREAM, a dropped connection)
  * runs the onCancel callbacks, as grpc-js's 'cancelled' does.
  */
-import type * as http2 from "node:http2";
+import type { CallStream, RequestHeaders, ResponseHeaders } from "./stream.ts";
 import { Code, type GrpcStatus } from "../status.ts";
 import { inflate } from "./compression.ts";
 import { timeoutMs } from "./deadline.ts";
@@ -22,15 +22,15 @@ const RESPONSE_HEADERS = {
 const WAIT_FOR_TRAILERS = { waitForTrailers: true };
 const END_STREAM = { endStream: true };
 
-function trailers(s: GrpcStatus): Record<string, string | number> {
-  const t: Record<string, string | number> = { "grpc-status": s.code };
+function trailers(s: GrpcStatus): ResponseHeaders {
+  const t: ResponseHeaders = { "grpc-status": s.code };
   if (s.details) t["grpc-message"] = encodeURI(s.details.toWellFormed());
   if (s.detailsBin) t["grpc-status-details-bin"] = s.detailsBin.toString("base64");
   return t;
 }
 
 /** Answers a stream that never became a call (unknown method) with a trailers-only status. */
-export function trailersOnly(stream: http2.ServerHttp2Stream, s: GrpcStatus): void {
+export function trailersOnly(stream: CallStream, s: GrpcStatus): void {
   if (stream.destroyed || stream.closed) return;
   try {
     stream.respond({ ":status": 200, "content-type": "application/grpc+proto", ...trailers(s) }, END_STREAM);
@@ -50,8 +50,8 @@ export class Call {
   private readonly encoding: string;
 
   constructor(
-    readonly stream: http2.ServerHttp2Stream,
-    headers: http2.IncomingHttpHeaders,
+    private readonly stream: CallStream,
+    headers: RequestHeaders,
     private readonly max: number,
     partial?: PartialBytes,
   ) {
@@ -83,13 +83,18 @@ export class Call {
     else this.cancels.push(fn);
   }
 
+  /** Runs `fn` each time the stream's buffer has room again after a send() answered false. */
+  onDrain(fn: () => void): void {
+    this.stream.on("drain", fn);
+  }
+
   /**
-   * Feeds each decoded request message to `onMessage` and the client's half-close to `onEnd`;
-   * a message past the limit or that does not inflate ends the call. `decode` never throws
-   * (the decoders are malformed-safe). With `late`, messages that arrive after the call ended
-   * (acks sent before the client saw the end) are still fed.
+   * Feeds each request message's bytes (inflated) to `onMessage` and the client's half-close to
+   * `onEnd`; a message past the limit or that does not inflate ends the call. With `late`,
+   * messages that arrive after the call ended (acks sent before the client saw the end) are
+   * still fed.
    */
-  read(decode: (b: Buffer) => unknown, onMessage: (req: unknown) => void, onEnd: () => void, late = false): void {
+  read(onMessage: (body: Buffer) => void, onEnd: () => void, late = false): void {
     let broken = false;
     this.stream.on("data", (chunk: Buffer) => {
       if (broken || (this.done && !late)) return;
@@ -106,7 +111,7 @@ export class Call {
       for (const m of messages) {
         const body = m.compressed ? inflate(m.body, this.encoding, this.max) : m.body;
         if (!Buffer.isBuffer(body)) return this.finish(body);
-        onMessage(decode(body));
+        onMessage(body);
         if (this.done && !late) return;
       }
     });
@@ -117,7 +122,7 @@ export class Call {
 
   /** Bytes the stream can take now without holding them (the raw server's streams know; node:http2's do not: Infinity). */
   room(): number {
-    return (this.stream as unknown as { room?(): number }).room?.() ?? Infinity;
+    return this.stream.room?.() ?? Infinity;
   }
 
   /** Writes one framed response message; false when the stream's buffer is full (wait for 'drain'). */

@@ -1,56 +1,32 @@
 /**
- * The call layer's call shapes: over the RPC table, unary (one request, one response, as
+ * The one handler of each call shape over the RPC table, on every gRPC server (the call layer's
+ * codecCall for raw and lean, grpc-js/calls.ts for grpc-js): unary (one request, one response, as
  * grpc-js's handleUnary checks) and StreamingPull (requests fed to a core StreamSession, its
- * deliveries written with backpressure, late acks still applied); and the standard services'
- * methods (../std/), whatever their shape.
+ * deliveries written with backpressure, late acks still applied). The standard services' methods
+ * (../std/), whatever their shape, are served by serveStd on the call layer.
  */
 import type { DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
-import type { PubSubError } from "../../core/errors.ts";
 import type { StreamRequest, StreamSink } from "../../core/delivery/stream-session.ts";
-import type { CallContext, ProtoObject, RpcTable, StreamHandle, UnaryRpc } from "../../rpc/table.ts";
+import type { CallContext, RpcTable, StreamHandle, UnaryRpc } from "../../rpc/table.ts";
 import { withFrame } from "../framed.ts";
 import { checkDecoded } from "../malformed.ts";
 import { Code, statusOf, type GrpcStatus } from "../status.ts";
 import { whenLoaded, type StdMethod } from "../std/contract.ts";
 import type { Call } from "./call.ts";
+import { OK, type ServerCall, type StreamingCall } from "./server-call.ts";
 
-const OK: GrpcStatus = { code: Code.OK, details: "" };
-
-export interface Codec {
-  path: string;
-  decode(b: Buffer): unknown;
-  encode(v: unknown): Uint8Array;
-  max: number;
-}
-
-function framed(codec: Codec, value: unknown): Buffer | GrpcStatus {
-  try {
-    const frame = withFrame(codec.encode(value));
-    if (frame.length - 5 > codec.max) return { code: Code.RESOURCE_EXHAUSTED, details: `Sent message larger than max (${frame.length} vs. ${codec.max})` };
-    return frame;
-  } catch (e) {
-    return statusOf(e);
-  }
-}
-
-export function serveUnary(call: Call, codec: Codec, fn: UnaryRpc): void {
+export function serveUnary(call: ServerCall<unknown, unknown>, fn: UnaryRpc): void {
   let req: unknown;
   let got = false;
-  const reply = (value: unknown) => {
-    const frame = framed(codec, value);
-    if (Buffer.isBuffer(frame)) call.finish(OK, frame);
-    else call.finish(frame);
-  };
-  const fail = (e: unknown) => call.finish(statusOf(e));
+  const fail = (e: unknown) => call.end(statusOf(e));
   const ctx: CallContext = { onCancel: (cancel) => call.onCancel(cancel) };
   call.read(
-    codec.decode,
     (m) => {
       if (!got) return void ((got = true), (req = m));
-      call.finish({ code: Code.UNIMPLEMENTED, details: `Received a second request message for server streaming method ${codec.path}` });
+      call.end({ code: Code.UNIMPLEMENTED, details: `Received a second request message for server streaming method ${call.path}` });
     },
     () => {
-      if (!got) return call.finish({ code: Code.UNIMPLEMENTED, details: `Received no request message for server streaming method ${codec.path}` });
+      if (!got) return call.end({ code: Code.UNIMPLEMENTED, details: `Received no request message for server streaming method ${call.path}` });
       let result: unknown;
       try {
         checkDecoded(req);
@@ -58,13 +34,13 @@ export function serveUnary(call: Call, codec: Codec, fn: UnaryRpc): void {
       } catch (e) {
         return fail(e);
       }
-      if (result instanceof Promise) result.then(reply, fail);
-      else reply(result);
+      if (result instanceof Promise) result.then((r) => call.reply(r), fail);
+      else call.reply(result);
     },
   );
 }
 
-export function serveStreamingPull(call: Call, codec: Codec, table: RpcTable): void {
+export function serveStreamingPull(call: StreamingCall<StreamRequest, DeliveryBatch>, table: RpcTable): void {
   let session: StreamHandle | null = null;
   let ended = false;
   const close = () => {
@@ -74,38 +50,37 @@ export function serveStreamingPull(call: Call, codec: Codec, table: RpcTable): v
   const end = (status: GrpcStatus) => {
     if (ended) return;
     close();
-    call.finish(status);
+    call.end(status);
   };
   const fail = (err: unknown) => end(statusOf(err));
   const sink: StreamSink = {
-    send: (batch: DeliveryBatch) => {
+    send: (batch) => {
       if (ended || call.ended) return true;
-      const frame = framed(codec, batch);
-      if (Buffer.isBuffer(frame)) return call.send(frame);
-      end(frame);
+      const sent = call.send(batch);
+      if (typeof sent === "boolean") return sent;
+      end(sent);
       return true;
     },
-    fail: (e: PubSubError) => fail(e),
+    fail,
     room: () => call.room(),
   };
   call.onCancel(close);
-  call.stream.on("drain", () => session?.drained());
+  call.onDrain(() => session?.drained());
   call.read(
-    codec.decode,
     (req) => {
       try {
         checkDecoded(req);
         // A client may nack what it holds and cancel at once: the nacks arrive after the end.
-        if (ended) return session?.late(req as StreamRequest);
-        if (session) session.handle(req as StreamRequest);
-        else session = table.openStream(req as ProtoObject as StreamRequest, sink);
+        if (ended) return session?.late(req);
+        if (session) session.handle(req);
+        else session = table.openStream(req, sink);
       } catch (e) {
         fail(e);
       }
     },
     () => {
       close();
-      call.finish(OK);
+      call.end(OK);
     },
     true,
   );
@@ -118,5 +93,5 @@ export function serveStd(call: Call, method: StdMethod): void {
     end: (status) => call.finish(status),
   });
   call.onCancel(() => handler.cancel());
-  call.read((b) => b, (b) => handler.message(b as Buffer), () => handler.halfClose());
+  call.read((b) => handler.message(b), () => handler.halfClose());
 }

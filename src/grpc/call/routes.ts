@@ -5,19 +5,22 @@
  * content type that is not gRPC, UNIMPLEMENTED for an unknown method, trailers-only errors. The
  * probes `GET /` and `GET /health` are answered as on HTTP/1.1, with their bodies.
  */
-import type * as http2 from "node:http2";
 import { boundMessage } from "../../core/bounded.ts";
+import type { DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
+import type { StreamRequest } from "../../core/delivery/stream-session.ts";
 import type { RpcTable, UnaryRpc } from "../../rpc/table.ts";
 import { MAX_MESSAGE, servedDefinition, servedServices } from "../methods.ts";
 import { Code } from "../status.ts";
 import { probe } from "../../http/probes.ts";
 import { Call, trailersOnly } from "./call.ts";
 import type { PartialBytes } from "./framing.ts";
-import { serveStd, serveStreamingPull, serveUnary, type Codec } from "./handlers.ts";
+import { serveStd, serveStreamingPull, serveUnary } from "./handlers.ts";
+import { codecCall, type Codec } from "./server-call.ts";
+import type { CallStream, RequestHeaders, ResponseHeaders } from "./stream.ts";
 import { HealthState, stdMethods } from "../std/index.ts";
 import { STD_MAX_REQUEST, type StdMethod } from "../std/contract.ts";
 
-type Route = { codec: Codec; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined } | { std: StdMethod };
+type Route = { codec: Codec<StreamRequest, DeliveryBatch>; stream: true } | { codec: Codec; stream: false; fn: UnaryRpc | undefined } | { std: StdMethod };
 
 /**
  * The HTTP/2 receive window, per stream (SETTINGS_INITIAL_WINDOW_SIZE) and per connection, in
@@ -45,8 +48,9 @@ function routes(table: RpcTable, health: HealthState): Map<string, Route> {
   for (const std of stdMethods(health)) out.set(std.path, { std });
   for (const service of servedServices()) {
     for (const [name, m] of Object.entries(servedDefinition(service))) {
-      const codec: Codec = { path: m.path, decode: m.requestDeserialize, encode: m.responseSerialize, max: MAX_MESSAGE };
-      if (m.requestStream) out.set(m.path, { codec, stream: true });
+      const codec: Codec = { path: m.path, decode: (b) => m.requestDeserialize(b), encode: (v) => m.responseSerialize(v), max: MAX_MESSAGE };
+      // The one streaming method served is StreamingPull, whose codecs are the hand-written ones (methods.ts).
+      if (m.requestStream) out.set(m.path, { codec: codec as Codec<StreamRequest, DeliveryBatch>, stream: true });
       else out.set(m.path, { codec, stream: false, fn: table.unary.get(`${service}.${name}`) });
     }
   }
@@ -54,7 +58,7 @@ function routes(table: RpcTable, health: HealthState): Map<string, Route> {
 }
 
 /** Routes each HTTP/2 stream to its call (shared with the raw server, h2/server.ts). */
-export function streamHandler(table: RpcTable, partial: PartialBytes, health = new HealthState()): (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void {
+export function streamHandler(table: RpcTable, partial: PartialBytes, health = new HealthState()): (stream: CallStream, headers: RequestHeaders) => void {
   const byPath = routes(table, health);
   return (stream, headers) => {
     stream.on("error", () => {});
@@ -62,20 +66,20 @@ export function streamHandler(table: RpcTable, partial: PartialBytes, health = n
     if (method !== "POST") return void (method === "GET" || method === "HEAD" ? answerProbe(stream, headers[":path"], method) : respond(stream, 405));
     const type = headers["content-type"];
     if (typeof type !== "string" || !type.startsWith("application/grpc")) return void respond(stream, 415);
-    const path = headers[":path"] ?? "";
+    const path = String(headers[":path"] ?? "");
     const route = byPath.get(path);
     if (route && "std" in route) return serveStd(new Call(stream, headers, STD_MAX_REQUEST, partial), route.std);
     if (!route || (!route.stream && !route.fn)) {
       return trailersOnly(stream, { code: Code.UNIMPLEMENTED, details: boundMessage(`The server does not implement the method ${path}`) });
     }
     const call = new Call(stream, headers, MAX_MESSAGE, partial);
-    if (route.stream) serveStreamingPull(call, route.codec, table);
-    else serveUnary(call, route.codec, route.fn!);
+    if (route.stream) serveStreamingPull(codecCall(call, route.codec), table);
+    else serveUnary(codecCall(call, route.codec), route.fn!);
   };
 }
 
 /** An HTTP answer with no gRPC status, as grpc-js gives a request that is not gRPC. */
-function respond(stream: http2.ServerHttp2Stream, status: number): void {
+function respond(stream: CallStream, status: number): void {
   try {
     stream.respond({ ":status": status }, { endStream: true });
   } catch {
@@ -83,10 +87,10 @@ function respond(stream: http2.ServerHttp2Stream, status: number): void {
   }
 }
 
-function answerProbe(stream: http2.ServerHttp2Stream, path: string | undefined, method: string): void {
-  const p = probe(path);
+function answerProbe(stream: CallStream, path: string | string[] | undefined, method: string): void {
+  const p = probe(typeof path === "string" ? path : undefined);
   if (!p) return respond(stream, 405);
-  const headers: http2.OutgoingHttpHeaders = { ":status": 200, "content-length": p.body.length };
+  const headers: ResponseHeaders = { ":status": 200, "content-length": p.body.length };
   if (p.type) {
     headers["content-type"] = p.type;
     headers["cache-control"] = "no-store";

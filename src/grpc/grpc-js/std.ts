@@ -3,12 +3,8 @@
  * handler of its shape, passing bytes through (contract.ts decodes and encodes once loaded).
  */
 import * as grpc from "@grpc/grpc-js";
-import type { GrpcStatus } from "../status.ts";
-import { whenLoaded, type StdMethod, type Wire } from "./contract.ts";
-
-function serviceError(s: GrpcStatus): grpc.ServiceError {
-  return Object.assign(new Error(s.details), { code: s.code, details: s.details, metadata: new grpc.Metadata() });
-}
+import { serviceError } from "./calls.ts";
+import { whenLoaded, type StdMethod, type Wire } from "../std/contract.ts";
 
 const bytes = (b: Buffer) => b;
 
