@@ -26,7 +26,9 @@ export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTranspo
     session.on("close", () => sessions.delete(session));
     session.on("error", () => {});
   });
-  server.on("stream", streamHandler(table, partial, o.health));
+  const handle = streamHandler(table, partial, o.health);
+  // node:http2's stream is a CallStream as it is (checked here, not cast).
+  server.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => handle(stream, headers));
   return {
     accept: (socket) => server.emit("connection", socket),
     drain: (graceMs) => drainConnections(sessions, (s) => s.close(), (s) => s.destroy(), graceMs),
