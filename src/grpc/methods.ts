@@ -4,7 +4,6 @@
  * inline) on every other; every decoder is made malformed-safe. definitions.ts's protobufjs codecs
  * stay the client side of the definition (requestSerialize, responseDeserialize).
  */
-import type * as grpc from "@grpc/grpc-js";
 import { SERVICES, type ServiceName } from "../rpc/services.ts";
 import { malformedSafe } from "./malformed.ts";
 import {
@@ -15,7 +14,7 @@ import {
   encodeDeliveryResponse,
   encodePublishResponse,
 } from "./codec/messages.ts";
-import { serviceDefinition } from "./definitions.ts";
+import { serviceDefinition, type MethodDefinition, type ServiceDefinition } from "./definitions.ts";
 import { decodeMessage, encodeMessage } from "./codec/descriptor-codec.ts";
 import { DescriptorTypes } from "./codec/descriptor-types.ts";
 import { decodePlainPullRequest } from "./codec/pull-request.ts";
@@ -25,8 +24,7 @@ import { methodType } from "../proto/subset.ts";
 /** Room for a 10 MB publish plus framing, so our validation answers instead of the transport's 4 MiB cap. */
 export const MAX_MESSAGE = 64 * 1024 * 1024;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Codec = { requestDeserialize?: (b: Buffer) => any; responseSerialize?: (v: any) => Buffer };
+type Codec = Partial<Pick<MethodDefinition, "requestDeserialize" | "responseSerialize">>;
 
 const CODECS: Partial<Record<ServiceName, Record<string, Codec>>> = {
   Publisher: { Publish: { requestDeserialize: decodePublishRequest, responseSerialize: encodePublishResponse } },
@@ -53,17 +51,17 @@ export function descriptorCodec(service: ServiceName, method: string): Required<
   return { requestDeserialize: (b) => decodeMessage(req(), b), responseSerialize: (v) => encodeMessage(res(), v) };
 }
 
-/** One service's definition (grpc-js's shape, which is plain data) with our codecs in it. */
-export function servedDefinition(service: ServiceName): grpc.ServiceDefinition {
+/** One service's definition with our codecs in it. */
+export function servedDefinition(service: ServiceName): ServiceDefinition {
   const codecs = CODECS[service] ?? {};
-  const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  const out: ServiceDefinition = {};
   for (const [name, method] of Object.entries(serviceDefinition(service))) {
     const general = descriptorCodec(service, name);
     const c = { ...general, ...codecs[name] };
     if (service === "Subscriber" && name === "Pull") c.requestDeserialize = (b) => decodePlainPullRequest(b) ?? general.requestDeserialize(b);
     out[name] = { ...method, requestDeserialize: malformedSafe(c.requestDeserialize), responseSerialize: c.responseSerialize };
   }
-  return out as grpc.ServiceDefinition;
+  return out;
 }
 
 export const servedServices = () => Object.keys(SERVICES) as ServiceName[];

@@ -3,7 +3,6 @@ import { Broker } from "../core/broker.ts";
 import type { HeldStore } from "../core/store/held-memory.ts";
 import { DEFAULTS, inferenceRoute, type Config } from "../runtime/config.ts";
 import { Counters } from "../admin/counters.ts";
-import { withFaults } from "../rpc/middleware/with-faults.ts";
 import { FaultRegistry } from "../rpc/middleware/faults.ts";
 import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
@@ -81,7 +80,7 @@ async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget, h
     const { rawServer } = await import("../grpc/h2/server.ts");
     return rawServer(table, { partialBytes, health });
   }
-  const { grpcJsTransport } = await import("../grpc/server.ts");
+  const { grpcJsTransport } = await import("../grpc/grpc-js/server.ts");
   return grpcJsTransport(table, health);
 }
 
@@ -146,7 +145,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const importStatus = { status: (topic: string) => imports.status(topic) ?? streams.status(topic) };
   // Wrapped once, so every transport registered over the table meets the injected faults.
   const faults = new FaultRegistry();
-  const table = withFaults(createRpcTable(broker), faults);
+  const table = createRpcTable(broker, { faults });
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports: importStatus, diskFault });

@@ -1,5 +1,5 @@
 /**
- * What the gRPC server layer itself answers, on both servers (--grpc-server lean and grpc-js):
+ * What the gRPC server layer itself answers, on every server (forEachGrpcServer: raw, lean and grpc-js):
  * requests compressed by the client, a message split across DATA frames, deadlines sent as
  * grpc-timeout, a content type that is not gRPC, an unknown method, an oversized or
  * unknown-encoding message, PINGs answered, and trailers with percent-encoded messages.

@@ -5,8 +5,7 @@
  */
 import type { Confirmation, DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
 import type { MessageInput, StoredMessage } from "../../core/message.ts";
-import type { PublishRequest } from "../../rpc/publisher.ts";
-import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
+import type { AckRequest, ModAckRequest, PublishRequest } from "../../rpc/contract.ts";
 import type { StreamRequest } from "../../core/delivery/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
 import { framedBody } from "../framed.ts";
