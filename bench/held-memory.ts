@@ -82,6 +82,8 @@ try {
     mode, n: sent, ...(sent < N ? { timedOutAt: N } : {}), store: dataDir ? "data-dir" : "memory", root: root || "working tree",
     rssBytesPerMessage: Math.round(rss), rssBeyondPayload: Math.round(rss - SIZE),
     heapBytesPerMessage: Math.round(heap), heapBeyondPayload: Math.round(heap - SIZE),
+    // The peak is what the fill cost before the requests' garbage was collected.
+    peakBeyondPayload: Math.round((server.peakRssBytes()! - before.rssBytes!) / sent - SIZE),
     heldMessages: held, backlog: m.backlog, rssMB: { before: mb(before.rssBytes), after: mb(after.rssBytes), peak: mb(server.peakRssBytes()) },
     fillSeconds: Math.round(fillSeconds),
   }));
