@@ -8,9 +8,9 @@
 // The server runs as a child (`--root` starts another checkout, e.g. a compare worktree); RSS is
 // read from /proc, heap from GET /metrics after the server settles. Publishes go in 1000-message
 // requests through the v1 PublisherClient; a retain-acked run pulls and acks every message.
-// `--fill SIZE` publishes SIZE of payload (1.5G = 1.5 GiB: 1,572,864 messages) under a --max-memory that
-// lets it all be held; `--data-dir` runs the server on a fresh scratch data directory. The fill
-// stops at --timeout seconds (default 900) and reports what was held by then.
+// `--fill SIZE` publishes SIZE of payload (1.5G = 1.5 GiB: 1,572,864 messages) under a
+// --max-memory that lets it all be held; `--data-dir` runs the server on a fresh scratch data
+// directory. The fill stops at --timeout seconds (default 900) and reports what was held by then.
 import { v1 } from "@google-cloud/pubsub";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +28,7 @@ const opt = (name: string, dflt: string) => {
 const SIZE = 1024;
 const units: Record<string, number> = { K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 };
 const fill = /^(\d+(?:\.\d+)?)([KMG])$/i.exec(opt("--fill", ""));
+if (args.includes("--fill") && !fill) throw new Error("--fill takes a size like 1.5G, 800M or 100000K");
 const N = fill ? Math.ceil((Number(fill[1]) * units[fill[2]!.toUpperCase()]!) / SIZE) : Number(opt("--n", "100000"));
 const mode = opt("--mode", "unacked");
 const root = opt("--root", "");
