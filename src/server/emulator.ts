@@ -105,6 +105,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const push = lazyPush(() => clock.now());
   const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges() });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
+  let stopTransforms = () => {};
   const storage = storageTarget(c.storageDir, c.storageEmulatorHost);
   const broker = new Broker({
     clock,
@@ -116,8 +117,14 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     push: { sender: push.sender, options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
     memory,
-    // QuickJS and its wasm load with the first resource that has transforms.
-    transforms: () => import("../transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
+    // QuickJS and its wasm load with the first resource that has transforms; the worker pool's
+    // threads start with the first messages.
+    transforms: () =>
+      import("../transforms/pooled-engine.ts").then(async (m) => {
+        const engine = await m.loadPooledEngine(c.transformWorkers);
+        stopTransforms = engine.close;
+        return engine;
+      }),
     compression: nodeCompression,
     // Without --ai-inference-endpoint, ai_inference transforms pass messages through.
     inference: c.aiInferenceEndpoints.length ? new HttpInferenceCaller(c.aiInferenceEndpoints.map(inferenceRoute), c.aiInferenceTimeoutMs) : undefined,
@@ -163,6 +170,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const listener = await opened.catch((e) => {
     imports.stop();
     streams.stop();
+    stopTransforms();
     close();
     throw e;
   });
@@ -172,6 +180,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     broker.stopDeliveries();
     bigtable.close();
     await listener.close();
+    stopTransforms();
     broker.store.keepViews(null);
     close();
   };

@@ -93,7 +93,7 @@ class Heap {
 }
 
 /** A parsed attribute map as a null-prototype object: every key, `__proto__` too, stays data. */
-function copyAttributes(parsed: Record<string, string>): Record<string, string> {
+export function copyAttributes(parsed: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   for (const k of Object.keys(parsed)) out[k] = parsed[k];
   return out;

@@ -104,8 +104,7 @@ function inOrder(stages: readonly DeliveryStage[]): DeliveryStage {
       return m;
     },
   };
-  if (!stages.some((s) => s.prepare)) return composed;
-  composed.prepare = async (msg) => {
+  const prepare = async (msg: StoredMessage): Promise<DeliveryResult> => {
     let m: StoredMessage = msg;
     for (const s of stages) {
       const r = s.prepare ? await s.prepare(m) : s.apply(m);
@@ -114,5 +113,6 @@ function inOrder(stages: readonly DeliveryStage[]): DeliveryStage {
     }
     return m;
   };
-  return composed;
+  // Asked on each use: a stage becomes asynchronous when its engine loads.
+  return Object.defineProperty(composed, "prepare", { get: () => (stages.some((s) => s.prepare) ? prepare : undefined) });
 }
