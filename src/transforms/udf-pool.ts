@@ -64,6 +64,11 @@ export class WorkerPool implements UdfPool {
     private readonly entry: string | URL = workerEntryOf(import.meta.url, "./udf-worker.ts", "./transforms/udf-worker.js"),
   ) {}
 
+  /** Worker threads running. */
+  get workers(): number {
+    return this.slots.length;
+  }
+
   chain(steps: readonly PoolStep[]): PooledChain {
     return new Chain(this, this.nextChain++, steps);
   }

@@ -35,6 +35,8 @@ export interface DeliveryStage {
    * awaits this instead of apply, and delivers it once it settles (subscription.ts prepare).
    */
   prepare?(msg: StoredMessage): Promise<DeliveryResult>;
+  /** With prepare: it runs at publish, and the Publish is answered after it (subscription/early.ts). */
+  readonly eager?: boolean;
 }
 
 /** A stage's registration: its name (its place in the order) and whether a resource has it. */
@@ -114,5 +116,6 @@ function inOrder(stages: readonly DeliveryStage[]): DeliveryStage {
     return m;
   };
   // Asked on each use: a stage becomes asynchronous when its engine loads.
+  Object.defineProperty(composed, "eager", { get: () => stages.some((s) => s.prepare) && stages.every((s) => !s.prepare || s.eager) });
   return Object.defineProperty(composed, "prepare", { get: () => (stages.some((s) => s.prepare) ? prepare : undefined) });
 }

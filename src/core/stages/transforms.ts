@@ -388,5 +388,8 @@ export function transformDeliveryStage(chain: () => TransformChain | null): Deli
     get prepare() {
       return chain()?.async ? prepare : undefined;
     },
+    get eager() {
+      return !!chain()?.pooled;
+    },
   };
 }

@@ -169,7 +169,15 @@ export class Topics extends Registry<SubTopic, TopicResource> {
     return topic.publish(messages, sizes, this.d.clock.now());
   }
 
-  /** Whether a topic's Publish must go through publishAsync (its transforms call a model). */
+  /**
+   * What the last Publish to a topic made its subscriptions run at publish (their transforms in
+   * the worker pool): its answer waits for it. Null for nothing.
+   */
+  takePrepared(topicName: string): Promise<unknown> | null {
+    return this.find(topicName)?.takePrepared() ?? null;
+  }
+
+  /** Whether a topic's Publish must go through publishAsync (its transforms call a model or run in the worker pool). */
   publishesAsync(topicName: string): boolean {
     const t = this.d.transforms.asyncTopics;
     return t.size !== 0 && t.has(topicName);
@@ -200,10 +208,18 @@ export class Topics extends Registry<SubTopic, TopicResource> {
   private async publishTransformed(topicName: string, messages: readonly MessageInput[], sizes: number[]): Promise<string[]> {
     const topic = this.lookup(topicName);
     const chain = topic.transform;
-    if (!chain?.async) return this.publishStaged(topic, { messages, sizes, filtered: [] });
-    const t = await transformAtPublishAsync(chain, messages, this.d.clock.now());
-    // The topic may have gone (or come again) while the models answered: what is there now is used.
-    return this.publishStaged(this.lookup(topicName), { messages: t.kept, sizes: t.sizes, filtered: t.filtered }, "transforms");
+    let target = topic;
+    let ids: string[];
+    if (!chain?.async) ids = this.publishStaged(topic, { messages, sizes, filtered: [] });
+    else {
+      const t = await transformAtPublishAsync(chain, messages, this.d.clock.now());
+      // The topic may have gone (or come again) while the models answered: what is there now is used.
+      target = this.lookup(topicName);
+      ids = this.publishStaged(target, { messages: t.kept, sizes: t.sizes, filtered: t.filtered }, "transforms");
+    }
+    const prepared = target.takePrepared();
+    if (prepared) await prepared;
+    return ids;
   }
 
   /** Publish is refused past the memory budget. */
