@@ -3,8 +3,8 @@
  * (udf-worker.ts), each with its own QuickJS engine, started as work needs them. A chain runs one
  * batch at a time, in the order its batches came, on whichever worker is free (one that has
  * compiled it first); other chains use the other workers, so a UDF spinning to its time limit
- * delays only its own topic or subscription while a worker is free. Single messages a chain is
- * given in one turn (a subscription's deliveries) cross together, as do a Publish's messages.
+ * delays only its own topic or subscription while a worker is free. What a chain is given while
+ * its batch runs (Publishes, a subscription's messages) crosses together next, in order.
  */
 import type { PooledChain, PoolInput, PoolOutcome, PoolStep, UdfPool } from "../core/stages/transform-engine.ts";
 import { copyAttributes } from "./quickjs-engine.ts";
@@ -126,17 +126,17 @@ export class WorkerPool implements UdfPool {
     return slot;
   }
 
-  /** Takes the chain's next jobs (a stopping one alone; consecutive others together) to the worker. */
+  /** Takes the chain's next jobs to the worker: those queued (alike in stopping) cross together, each a group. */
   private send(slot: Slot, chain: Chain): void {
     const jobs: Job[] = [chain.queue.shift()!];
+    const stop = jobs[0].stop;
     let count = jobs[0].inputs.length;
-    if (!jobs[0].stop) {
-      while (chain.queue.length && !chain.queue[0].stop && count + chain.queue[0].inputs.length <= CROSSING_MESSAGES) {
-        const next = chain.queue.shift()!;
-        count += next.inputs.length;
-        jobs.push(next);
-      }
+    while (chain.queue.length && chain.queue[0].stop === stop && count + chain.queue[0].inputs.length <= CROSSING_MESSAGES) {
+      const next = chain.queue.shift()!;
+      count += next.inputs.length;
+      jobs.push(next);
     }
+    const groups = new Uint32Array(jobs.length);
     const attributes: string[] = [];
     const meta: string[] = [];
     let bytes = 0;
@@ -145,13 +145,14 @@ export class WorkerPool implements UdfPool {
     const ends = new Uint32Array(count);
     let at = 0;
     let i = 0;
-    for (const j of jobs) {
-      for (const m of j.inputs) {
+    for (let g = 0; g < jobs.length; g++) {
+      for (const m of jobs[g].inputs) {
         attributes.push(JSON.stringify(m.attributes));
         meta.push(JSON.stringify(m.meta));
         data.set(m.data, at);
         ends[i++] = at += m.data.length;
       }
+      groups[g] = i;
     }
     if (!slot.chains.has(chain.id)) {
       slot.chains.add(chain.id);
@@ -160,7 +161,7 @@ export class WorkerPool implements UdfPool {
     const job = this.nextJob++;
     chain.running = true;
     slot.busy = { chain, jobs };
-    slot.worker.postMessage({ t: "run", job, id: chain.id, stop: jobs[0].stop, attributes, meta, data: data.buffer, ends } satisfies ToWorker, [data.buffer]);
+    slot.worker.postMessage({ t: "run", job, id: chain.id, stop, groups, attributes, meta, data: data.buffer, ends } satisfies ToWorker, [data.buffer]);
   }
 
   private answered(slot: Slot, r: FromWorker): void {
@@ -171,6 +172,7 @@ export class WorkerPool implements UdfPool {
       if (k === MESSAGE) outs[i] = { kind: "message", data: new Uint8Array(r.data, at, r.ends[i] - at), attributes: copyAttributes(texts[i] as Record<string, string>) };
       else if (k === FILTERED) outs[i] = { kind: "filtered" };
       else if (k === FAILED) outs[i] = { kind: "failed", step: r.steps[i], error: texts[i] as string };
+      else outs[i] = undefined;
       at = r.ends[i];
     }
     this.finish(slot, outs);

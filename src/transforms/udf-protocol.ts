@@ -12,7 +12,10 @@ export type ToWorker =
       t: "run";
       job: number;
       id: number;
+      /** Each group (a Publish) ends at its first failure. */
       stop: boolean;
+      /** Where each group of messages ends (the batches that cross together). */
+      groups: Uint32Array;
       /** Per message, the JSON of its attributes and of its metadata. */
       attributes: string[];
       meta: string[];

@@ -38,53 +38,57 @@ async function run(m: Extract<ToWorker, { t: "run" }>): Promise<FromWorker> {
     at = m.ends[i];
   }
   const chain = chains.get(m.id);
-  // Messages past this one are not looked at (a Publish fails at its first failing message).
-  let limit = n;
+  // Per group, the messages past this one are not looked at (a Publish fails at its first failing message).
+  const limits = Uint32Array.from(m.groups);
+  const groupOf = new Uint32Array(n);
+  for (let g = 0, i = 0; g < m.groups.length; g++) for (; i < m.groups[g]; i++) groupOf[i] = g;
   const fail = (i: number, step: number, error: string) => {
     kinds[i] = FAILED;
     steps[i] = step;
     texts[i] = JSON.stringify(error);
-    if (m.stop && i < limit) limit = i;
+    if (m.stop && i < limits[groupOf[i]]) limits[groupOf[i]] = i;
   };
   if (!chain) for (let i = 0; i < n; i++) fail(i, 0, "The transforms were replaced while the message waited");
   else {
     const udfs = compiled(chain, await engine);
     for (let s = 0; s < chain.steps.length; s++) {
       const step = chain.steps[s];
-      const live: number[] = [];
-      for (let i = 0; i < limit; i++) if (kinds[i] === MESSAGE) live.push(i);
-      if (live.length === 0) break;
-      if (step.kind === "compression") {
-        const c = compressionStep(nodeCompression, step);
-        for (const i of live) {
-          if (i >= limit) break;
-          const out = c.run({ data: datas[i], attributes: {} }, {});
-          if (out.ok && out.message) datas[i] = out.message.data;
-          else if (!out.ok) fail(i, s, out.error);
-        }
-        continue;
-      }
       const udf = udfs[s];
-      if (typeof udf === "string" || !udf) {
-        for (const i of live) fail(i, s, udf ?? "no compiled function");
-        continue;
-      }
-      const outs = udf.runBatch(live.map((i) => batchItem(datas[i], `[${texts[i]},${m.meta[i]}]`)), m.stop);
-      for (let k = 0; k < outs.length; k++) {
-        const i = live[k];
-        const o = outs[k];
-        if (o.tag === "N") kinds[i] = FILTERED;
-        else if (o.tag === "E") fail(i, s, o.error);
-        else {
-          texts[i] = o.attributes;
-          datas[i] = o.data;
+      for (let g = 0, from = 0; g < m.groups.length; from = m.groups[g++]) {
+        const live: number[] = [];
+        for (let i = from; i < limits[g]; i++) if (kinds[i] === MESSAGE) live.push(i);
+        if (live.length === 0) continue;
+        if (step.kind === "compression") {
+          const c = compressionStep(nodeCompression, step);
+          for (const i of live) {
+            if (i >= limits[g]) break;
+            const out = c.run({ data: datas[i], attributes: {} }, {});
+            if (out.ok && out.message) datas[i] = out.message.data;
+            else if (!out.ok) fail(i, s, out.error);
+          }
+          continue;
+        }
+        if (typeof udf === "string" || !udf) {
+          for (const i of live) fail(i, s, udf ?? "no compiled function");
+          continue;
+        }
+        const outs = udf.runBatch(live.map((i) => batchItem(datas[i], `[${texts[i]},${m.meta[i]}]`)), m.stop);
+        for (let k = 0; k < outs.length; k++) {
+          const i = live[k];
+          const o = outs[k];
+          if (o.tag === "N") kinds[i] = FILTERED;
+          else if (o.tag === "E") fail(i, s, o.error);
+          else {
+            texts[i] = o.attributes;
+            datas[i] = o.data;
+          }
         }
       }
     }
   }
   let bytes = 0;
   for (let i = 0; i < n; i++) {
-    if (i > limit) kinds[i] = NOT_RUN;
+    if (i > limits[groupOf[i]]) kinds[i] = NOT_RUN;
     if (kinds[i] === MESSAGE) bytes += datas[i].length;
     else if (kinds[i] !== FAILED) texts[i] = "0";
   }

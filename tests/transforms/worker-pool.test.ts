@@ -123,3 +123,22 @@ test("the pool: workers start as work needs them, close() ends them and fails wh
   expect(pool.workers).toBe(0);
   expect(await chain.run([input("z")], false)).toEqual([{ kind: "failed", step: 0, error: "The emulator is stopping" }]);
 }, 30_000);
+
+test("the pool: Publishes given together cross together, each stopping at its own first failure", async () => {
+  const pool = new WorkerPool(1);
+  try {
+    const chain = pool.chain([{ kind: "javascript_udf", name: "pick", code: "function pick(m) { if (m.data === 'bad') throw new Error('bad!'); if (m.data === 'drop') return null; return m; }" }]);
+    const input = (s: string) => ({ data: Buffer.from(s), attributes: {}, meta: { publish_time: "2026-01-01T00:00:00Z" } });
+    const kinds = (outs: Awaited<ReturnType<typeof chain.run>>) => outs.map((o) => (o === undefined ? "not run" : o.kind === "failed" ? `failed: ${o.error}` : o.kind));
+    const [a, b, c] = await Promise.all([
+      chain.run([input("ok"), input("bad"), input("ok"), input("bad")], true),
+      chain.run([input("drop"), input("ok")], true),
+      chain.run([input("bad"), input("ok")], false),
+    ]);
+    expect(kinds(a)).toEqual(["message", "failed: Error: bad!", "not run", "not run"]);
+    expect(kinds(b)).toEqual(["filtered", "message"]);
+    expect(kinds(c)).toEqual(["failed: Error: bad!", "message"]);
+  } finally {
+    pool.close();
+  }
+}, 30_000);
