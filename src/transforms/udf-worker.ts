@@ -8,7 +8,7 @@
 import { compressionStep } from "../core/stages/compression.ts";
 import type { PoolStep } from "../core/stages/transform-engine.ts";
 import { nodeCompression } from "./compression-codec.ts";
-import { batchItem, loadQuickJsEngine, type BatchUdf } from "./quickjs-engine.ts";
+import { batchItem, loadQuickJsEngine, type BatchUdf, type QuickJsEngine } from "./quickjs-engine.ts";
 import { FAILED, FILTERED, MESSAGE, NOT_RUN, type FromWorker, type ToWorker } from "./udf-protocol.ts";
 
 declare const self: Worker;
@@ -20,14 +20,20 @@ interface Chain {
 }
 
 const chains = new Map<number, Chain>();
-const engine = loadQuickJsEngine();
+let engine: QuickJsEngine | null = null;
+/** What came before the engine loaded (this worker's first moments). */
+const waiting: ToWorker[] = [];
+void loadQuickJsEngine().then((e) => {
+  engine = e;
+  for (const m of waiting.splice(0)) handle(m);
+});
 
-function compiled(chain: Chain, udfs: Awaited<typeof engine>): (BatchUdf | string | null)[] {
+function compiled(chain: Chain, udfs: QuickJsEngine): (BatchUdf | string | null)[] {
   chain.compiled ??= chain.steps.map((s) => (s.kind === "javascript_udf" ? udfs.compile(s.name, s.code) : null));
   return chain.compiled;
 }
 
-async function run(m: Extract<ToWorker, { t: "run" }>): Promise<FromWorker> {
+function run(m: Extract<ToWorker, { t: "run" }>): FromWorker {
   const n = m.attributes.length;
   const kinds = new Uint8Array(n).fill(MESSAGE);
   const steps = new Uint8Array(n);
@@ -50,7 +56,7 @@ async function run(m: Extract<ToWorker, { t: "run" }>): Promise<FromWorker> {
   };
   if (!chain) for (let i = 0; i < n; i++) fail(i, 0, "The transforms were replaced while the message waited");
   else {
-    const udfs = compiled(chain, await engine);
+    const udfs = compiled(chain, engine!);
     for (let s = 0; s < chain.steps.length; s++) {
       const step = chain.steps[s];
       const udf = udfs[s];
@@ -105,21 +111,22 @@ async function run(m: Extract<ToWorker, { t: "run" }>): Promise<FromWorker> {
 }
 
 // Batches run one after another: a worker is busy with one job at a time (the pool sends no more).
-self.onmessage = (event: MessageEvent<ToWorker>) => {
-  const m = event.data;
+self.onmessage = (event: MessageEvent<ToWorker>) => (engine ? handle(event.data) : void waiting.push(event.data));
+
+function handle(m: ToWorker): void {
   if (m.t === "chain") chains.set(m.id, { steps: m.steps, compiled: null });
   else if (m.t === "drop") {
     for (const u of chains.get(m.id)?.compiled ?? []) if (u && typeof u !== "string") u.dispose();
     chains.delete(m.id);
   } else
-    void run(m).then(
-      (r) => self.postMessage(r, [r.data]),
-      (e) => {
-        // Never expected (every step's failure is the message's): the whole batch fails with it.
-        const error = `The JavaScript engine failed: ${String(e).slice(0, 300)}`;
-        const n = m.attributes.length;
-        const texts = `[${new Array(n).fill(JSON.stringify(error)).join(",")}]`;
-        self.postMessage({ job: m.job, kinds: new Uint8Array(n).fill(FAILED), steps: new Uint8Array(n), texts, data: new ArrayBuffer(0), ends: new Uint32Array(n) } satisfies FromWorker);
-      },
-    );
-};
+    try {
+      const r = run(m);
+      self.postMessage(r, [r.data]);
+    } catch (e) {
+      // Never expected (every step's failure is the message's): the whole batch fails with it.
+      const error = `The JavaScript engine failed: ${String(e).slice(0, 300)}`;
+      const n = m.attributes.length;
+      const texts = `[${new Array(n).fill(JSON.stringify(error)).join(",")}]`;
+      self.postMessage({ job: m.job, kinds: new Uint8Array(n).fill(FAILED), steps: new Uint8Array(n), texts, data: new ArrayBuffer(0), ends: new Uint32Array(n) } satisfies FromWorker);
+    }
+}
