@@ -1,6 +1,7 @@
 /**
  * The worker pool that runs message transforms off the event loop: up to `size` worker threads
- * (udf-worker.ts), each with its own QuickJS engine, started as work needs them. A chain runs one
+ * (udf-worker.ts), each with its own QuickJS engine, started as work needs them (and one spare
+ * while all are busy). A chain runs one
  * batch at a time, in the order its batches came, on whichever worker is free (one that has
  * compiled it first); other chains use the other workers, so a UDF spinning to its time limit
  * delays only its own topic or subscription while a worker is free. What a chain is given while
@@ -101,6 +102,9 @@ export class WorkerPool implements UdfPool {
       this.ready.shift();
       this.send(slot, chain);
     }
+    // A spare starts while every worker is busy (a start takes tens of ms), so the next chain
+    // need not wait for one behind a UDF at its time limit.
+    if (this.slots.length < this.size && this.slots.every((s) => s.busy)) this.spawn();
   }
 
   /** A free worker, preferring one that has the chain; a new one while under the size. */
