@@ -121,8 +121,10 @@ export class WorkerPool implements UdfPool {
 
   private spawn(): Slot {
     const worker = new Worker(this.entry);
-    // Bun's Worker has unref() (the DOM typings do not): the pool must not keep a process alive.
-    (worker as unknown as { unref(): void }).unref();
+    // An idle pool must not keep a process alive; a worker is held (ref) only while it runs a
+    // batch — waiting on an unref'd worker, Bun's event loop polls instead of sleeping (measured:
+    // 12–18 µs of main-thread CPU per message, against 1.3 held).
+    hold(worker, false);
     const slot: Slot = { worker, chains: new Set(), busy: null };
     worker.onmessage = (e: MessageEvent<FromWorker>) => this.answered(slot, e.data);
     worker.onerror = (e) => this.lost(slot, e.message);
@@ -165,6 +167,7 @@ export class WorkerPool implements UdfPool {
     const job = this.nextJob++;
     chain.running = true;
     slot.busy = { chain, jobs };
+    hold(slot.worker, true);
     slot.worker.postMessage({ t: "run", job, id: chain.id, stop, groups, attributes, meta, data: data.buffer, ends } satisfies ToWorker, [data.buffer]);
   }
 
@@ -186,6 +189,7 @@ export class WorkerPool implements UdfPool {
   private finish(slot: Slot, outs: Outcomes): void {
     const busy = slot.busy;
     slot.busy = null;
+    hold(slot.worker, false);
     if (busy) {
       let from = 0;
       for (const j of busy.jobs) {
@@ -217,6 +221,13 @@ export class WorkerPool implements UdfPool {
     }
     for (const c of this.ready.splice(0)) for (const j of c.queue.splice(0)) j.done(failAll(j.inputs.length, "The emulator is stopping"));
   }
+}
+
+/** Bun's Worker has ref() and unref() (the DOM typings do not). */
+function hold(worker: Worker, held: boolean): void {
+  const w = worker as unknown as { ref(): void; unref(): void };
+  if (held) w.ref();
+  else w.unref();
 }
 
 function failAll(n: number, error: string): Outcomes {
