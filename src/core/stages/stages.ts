@@ -37,6 +37,8 @@ export interface DeliveryStage {
   prepare?(msg: StoredMessage): Promise<DeliveryResult>;
   /** With prepare: it runs at publish, and the Publish is answered after it (subscription/early.ts). */
   readonly eager?: boolean;
+  /** An eager stage's prepare on a publish's messages at once (one batch); results in order. */
+  prepareMany?(msgs: readonly StoredMessage[]): Promise<DeliveryResult[]>;
 }
 
 /** A stage's registration: its name (its place in the order) and whether a resource has it. */

@@ -391,5 +391,17 @@ export function transformDeliveryStage(chain: () => TransformChain | null): Deli
     get eager() {
       return !!chain()?.pooled;
     },
+    async prepareMany(msgs) {
+      const c = chain();
+      if (!c?.pooled) return Promise.all(msgs.map(prepare));
+      const outs = await c.pooled.run(
+        msgs.map((m) => ({ data: m.data ?? NO_DATA, attributes: m.attributes ?? NO_ATTRIBUTES, meta: udfMetadata(m.id, m.publishTime, m.orderingKey) })),
+        false,
+      );
+      return msgs.map((m, i) => {
+        const r = c.record(outs[i]);
+        return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
+      });
+    },
   };
 }

@@ -14,27 +14,30 @@ import type { Entry } from "./backlog.ts";
 interface Early {
   readonly stage: DeliveryStage;
   result: DeliveryResult | null;
-  pending: Promise<DeliveryResult> | null;
+  /** The batch it runs in (null once it has its result) and its place there. */
+  pending: Promise<DeliveryResult[]> | null;
+  readonly index: number;
 }
 
 export class EarlyResults {
   private readonly byEntry = new WeakMap<Entry, Early>();
 
-  /** Starts the stage on new entries; settles when each has its result. */
+  /** Starts the stage on new entries, as one batch; settles when each has its result. */
   start(stage: DeliveryStage, entries: readonly Entry[]): Promise<unknown> {
-    const waits = new Array<Promise<void>>(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i];
-      const early: Early = { stage, result: null, pending: null };
-      const pending = stage.prepare!(e.msg).catch(() => "failed" as const);
-      early.pending = pending;
+    const all = (stage.prepareMany ? stage.prepareMany(entries.map((e) => e.msg)) : Promise.all(entries.map((e) => stage.prepare!(e.msg)))).catch(
+      () => entries.map(() => "failed" as const),
+    );
+    const earlies = entries.map((e, index) => {
+      const early: Early = { stage, result: null, pending: all, index };
       this.byEntry.set(e, early);
-      waits[i] = pending.then((r) => {
-        early.result = r;
-        early.pending = null;
-      });
-    }
-    return Promise.all(waits);
+      return early;
+    });
+    return all.then((rs) => {
+      for (let i = 0; i < earlies.length; i++) {
+        earlies[i].result = rs[i];
+        earlies[i].pending = null;
+      }
+    });
   }
 
   /** The entry's result under `stage` when it has one (taken); null otherwise. */
@@ -50,6 +53,6 @@ export class EarlyResults {
     const early = this.byEntry.get(e);
     if (early === undefined || early.pending === null) return null;
     this.byEntry.delete(e);
-    return early.stage === stage ? early.pending : null;
+    return early.stage === stage ? early.pending.then((rs) => rs[early.index]) : null;
   }
 }
