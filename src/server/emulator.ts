@@ -95,6 +95,18 @@ function streamSettings(c: Config): StreamSettings {
   return { mskBootstrap, kafkaSasl: c.kafkaSasl, kinesisEndpoint: c.kinesisEndpoint || c.awsEndpointUrl };
 }
 
+/**
+ * Most time a Publish's answer waits for its subscriptions' transforms (a UDF at its 100 ms limit
+ * on each of 1,000 messages would otherwise hold it 100 s, past a client's deadline into a retry);
+ * a message whose transform is still running then waits at its first delivery instead.
+ */
+const ANSWER_WAIT_MS = 1000;
+
+function boundedWait(p: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p, new Promise((done) => (timer = setTimeout(done, ms)))]).finally(() => clearTimeout(timer));
+}
+
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
@@ -129,6 +141,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     // Without --ai-inference-endpoint, ai_inference transforms pass messages through.
     inference: c.aiInferenceEndpoints.length ? new HttpInferenceCaller(c.aiInferenceEndpoints.map(inferenceRoute), c.aiInferenceTimeoutMs) : undefined,
     quotas: c.projectQuotas,
+    answerWait: (prepared) => boundedWait(prepared, ANSWER_WAIT_MS),
   });
   collectAfterRestore(broker);
   // Publish data stay views into their requests while held briefly (most are acked within ms);

@@ -10,6 +10,7 @@ import { startTestEmulator, unique } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
 import { WorkerPool } from "../../src/transforms/udf-pool.ts";
 import { rawClients } from "../helpers/raw-clients.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const UDF = (name: string, body: string) => ({ javascriptUdf: { functionName: name, code: `function ${name}(message, metadata) { ${body} }` } });
 // Busy for 80 ms of the 100 ms limit, then passes the message on.
@@ -93,6 +94,24 @@ test("a message is ready once its Publish is answered: a Pull with return_immedi
     await emu.close();
   }
 }, 30_000);
+
+test("a Publish waits for its subscriptions' transforms only so long: a UDF spinning on every message does not hold the answer for all of them", async () => {
+  const emu = await startTestEmulator();
+  const raw = rawClients(emu);
+  try {
+    const ps = emu.client();
+    const [topic] = await ps.createTopic(unique("t"));
+    const [sub] = await topic.createSubscription(unique("s"), { messageTransforms: [UDF("spin", "for (;;) {}")] } as CreateSubscriptionOptions);
+    const failed = async () => (await emu.admin("GET", `/emulator/v1/${sub.name}`)).messageTransforms.failed as number;
+    // 30 messages at 100 ms each: 3 s of transforms, past the answer's bound.
+    await raw.publisher.publish({ topic: topic.name, messages: Array.from({ length: 30 }, (_, i) => ({ data: Buffer.from(`m${i}`) })) });
+    expect(await failed()).toBeLessThan(30);
+    await waitFor(async () => (await failed()) === 30, 30_000, "every message's transform to have failed");
+  } finally {
+    await raw.close();
+    await emu.close();
+  }
+}, 60_000);
 
 test("a server's workers stop with it; a second server in the same process runs its own", async () => {
   for (let round = 0; round < 2; round++) {

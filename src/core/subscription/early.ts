@@ -1,7 +1,8 @@
 /**
  * Delivery stages run at publish: an "eager" stage (a chain in the UDF worker pool: bounded work,
  * no model to wait for) starts on a publish's messages as they are enqueued, one crossing for the
- * whole Publish, and the Publish is answered once they are done (Topic.takePrepared), so a message
+ * whole Publish, and the Publish is answered once they are done (Topic.takePrepared; the server
+ * bounds that wait, BrokerOptions.answerWait), so a message
  * is ready for delivery when its publisher hears of it — and a keyed one behind another goes out
  * in the same response, as it does with a synchronous stage. The result is taken at the message's
  * first delivery (under the stage it ran with; a reconfigured subscription runs its own again); a

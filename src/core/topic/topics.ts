@@ -41,6 +41,8 @@ export interface TopicsDeps {
   snapshots: Snapshots;
   wake: CausalWake | null;
   iam: Lifecycle<SubTopic, TopicResource>;
+  /** Bounds how long a Publish's answer waits for its subscriptions' transforms (BrokerOptions.answerWait). */
+  answerWait?: (prepared: Promise<unknown>) => Promise<unknown>;
 }
 
 export class Topics extends Registry<SubTopic, TopicResource> {
@@ -174,7 +176,11 @@ export class Topics extends Registry<SubTopic, TopicResource> {
    * the worker pool): its answer waits for it. Null for nothing.
    */
   takePrepared(topicName: string): Promise<unknown> | null {
-    return this.find(topicName)?.takePrepared() ?? null;
+    return this.bounded(this.find(topicName)?.takePrepared() ?? null);
+  }
+
+  private bounded(prepared: Promise<unknown> | null): Promise<unknown> | null {
+    return prepared && this.d.answerWait ? this.d.answerWait(prepared) : prepared;
   }
 
   /** Whether a topic's Publish must go through publishAsync (its transforms call a model or run in the worker pool). */
@@ -232,7 +238,7 @@ export class Topics extends Registry<SubTopic, TopicResource> {
       target = this.lookup(topicName);
       ids = this.publishStaged(target, { messages: t.kept, sizes: t.sizes, filtered: t.filtered }, "transforms");
     }
-    return { ids, prepared: target.takePrepared() };
+    return { ids, prepared: this.bounded(target.takePrepared()) };
   }
 
   /** Publish is refused past the memory budget. */
