@@ -6,10 +6,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { CreateSubscriptionOptions } from "@google-cloud/pubsub";
-import { startTestEmulator, unique } from "../helpers/emulator.ts";
+import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
 import { WorkerPool } from "../../src/transforms/udf-pool.ts";
-import { rawClients } from "../helpers/raw-clients.ts";
+import { rawClients, type RawClients } from "../helpers/raw-clients.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const UDF = (name: string, body: string) => ({ javascriptUdf: { functionName: name, code: `function ${name}(message, metadata) { ${body} }` } });
@@ -73,15 +73,28 @@ test("order and ordering keys hold through topic and subscription transforms ove
   }
 }, 60_000);
 
-test("a message is ready once its Publish is answered: a Pull with return_immediately right after gets it transformed, in order", async () => {
+/** A fresh server, a topic (with `topicTransforms`) and a subscription (with `subTransforms`), raw v1 clients on them. */
+async function withTopicAndSub(
+  transforms: { topic?: unknown[]; sub?: unknown[] },
+  fn: (o: { emu: TestEmulator; raw: RawClients; topic: string; sub: string }) => Promise<void>,
+): Promise<void> {
   const emu = await startTestEmulator();
   const raw = rawClients(emu);
   try {
     const ps = emu.client();
-    const [topic] = await ps.createTopic(unique("t"));
-    const [sub] = await topic.createSubscription(unique("s"), { messageTransforms: [TAG] } as CreateSubscriptionOptions);
-    const [published] = await raw.publisher.publish({ topic: topic.name, messages: ["a", "b", "c"].map((d) => ({ data: Buffer.from(d) })) });
-    const [res] = await raw.subscriber.pull({ subscription: sub.name, maxMessages: 10, returnImmediately: true });
+    const [topic] = await ps.createTopic({ name: unique("t"), messageTransforms: transforms.topic } as never);
+    const [sub] = await topic.createSubscription(unique("s"), { messageTransforms: transforms.sub } as CreateSubscriptionOptions);
+    await fn({ emu, raw, topic: topic.name, sub: sub.name });
+  } finally {
+    await raw.close();
+    await emu.close();
+  }
+}
+
+test("a message is ready once its Publish is answered: a Pull with return_immediately right after gets it transformed, in order", async () => {
+  await withTopicAndSub({ sub: [TAG] }, async ({ raw, topic, sub }) => {
+    const [published] = await raw.publisher.publish({ topic, messages: ["a", "b", "c"].map((d) => ({ data: Buffer.from(d) })) });
+    const [res] = await raw.subscriber.pull({ subscription: sub, maxMessages: 10, returnImmediately: true });
     const got = res.receivedMessages ?? [];
     expect(got.map((m) => m.message?.messageId)).toEqual(published.messageIds!);
     expect(got.map((m) => [Buffer.from(m.message!.data as Uint8Array).toString(), m.message!.attributes?.seen])).toEqual([
@@ -89,29 +102,28 @@ test("a message is ready once its Publish is answered: a Pull with return_immedi
       ["b", "1"],
       ["c", "1"],
     ]);
-  } finally {
-    await raw.close();
-    await emu.close();
-  }
+  });
 }, 30_000);
 
 test("a Publish waits for its subscriptions' transforms only so long: a UDF spinning on every message does not hold the answer for all of them", async () => {
-  const emu = await startTestEmulator();
-  const raw = rawClients(emu);
-  try {
-    const ps = emu.client();
-    const [topic] = await ps.createTopic(unique("t"));
-    const [sub] = await topic.createSubscription(unique("s"), { messageTransforms: [UDF("spin", "for (;;) {}")] } as CreateSubscriptionOptions);
-    const failed = async () => (await emu.admin("GET", `/emulator/v1/${sub.name}`)).messageTransforms.failed as number;
+  await withTopicAndSub({ sub: [UDF("spin", "for (;;) {}")] }, async ({ emu, raw, topic, sub }) => {
+    const failed = async () => (await emu.admin("GET", `/emulator/v1/${sub}`)).messageTransforms.failed as number;
     // 30 messages at 100 ms each: 3 s of transforms, past the answer's bound.
-    await raw.publisher.publish({ topic: topic.name, messages: Array.from({ length: 30 }, (_, i) => ({ data: Buffer.from(`m${i}`) })) });
+    await raw.publisher.publish({ topic, messages: Array.from({ length: 30 }, (_, i) => ({ data: Buffer.from(`m${i}`) })) });
     expect(await failed()).toBeLessThan(30);
     await waitFor(async () => (await failed()) === 30, 30_000, "every message's transform to have failed");
-  } finally {
-    await raw.close();
-    await emu.close();
-  }
+  });
 }, 60_000);
+
+test("a Publish the topic's transforms filter whole gets one id per message, each its own", async () => {
+  await withTopicAndSub({ topic: [UDF("drop", "return message.attributes.skip ? null : message;")] }, async ({ raw, topic }) => {
+    const [alone] = await raw.publisher.publish({ topic, messages: [{ data: Buffer.from("gone"), attributes: { skip: "1" } }] });
+    const [mixed] = await raw.publisher.publish({ topic, messages: [{ data: Buffer.from("x"), attributes: { skip: "1" } }, { data: Buffer.from("kept") }] });
+    const ids = [...alone.messageIds!, ...mixed.messageIds!];
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+  });
+}, 30_000);
 
 test("a server's workers stop with it; a second server in the same process runs its own", async () => {
   for (let round = 0; round < 2; round++) {

@@ -263,7 +263,8 @@ export class Topics extends Registry<SubTopic, TopicResource> {
     }
     if (filtered.length === 0) return stored;
     let seq = this.d.store.skipSeqs(filtered.length);
-    const ids = new Array<string>(batch.messages.length);
+    // One id per message of the request: those the batch still has, and those filtered before it.
+    const ids = new Array<string>(batch.messages.length + batch.filtered.length);
     let f = 0;
     let k = 0;
     for (let i = 0; i < ids.length; i++) ids[i] = filtered[f] === i ? (f++, String(seq++)) : stored[k++];
