@@ -62,6 +62,12 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
   /** Per-project resource limits; the real service's where not given. */
   quotas?: Partial<ProjectQuotas>;
   /**
+   * How long a Publish's answer waits for the subscriptions' transforms that run at publish (the
+   * server bounds it on a real timer, so a UDF at its time limit on every message cannot hold a
+   * publisher past its deadline into a retry); without it, until they are done.
+   */
+  answerWait?: (prepared: Promise<unknown>) => Promise<unknown>;
+  /**
    * Causal delivery: how a publish's wake-up of its subscriptions is put off until the publisher
    * has its answer (a real timer, src/core/topic/causal-wake.ts); without it they are woken at once.
    */
@@ -108,6 +114,7 @@ export class Broker {
       memory: this.memory,
       schemas: new TopicSchemas(this.schemas),
       snapshots: this.snapshots,
+      answerWait: o.answerWait,
     });
     this.subscriptions = new Subscriptions({
       ...shared,

@@ -34,7 +34,10 @@ export function publisherRpcs(broker: Broker): ServiceRpcs<"Publisher"> {
     Publish: (req) => {
       const topics = broker.topics;
       if (topics.publishesAsync(req.topic)) return topics.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((messageIds) => ({ messageIds }));
-      return { messageIds: topics.publish(req.topic, req.messages ?? [], req.requestBytes) };
+      const messageIds = topics.publish(req.topic, req.messages ?? [], req.requestBytes);
+      // Subscriptions whose transforms run in the worker pool: answered once the messages are ready to deliver.
+      const prepared = topics.takePrepared(req.topic);
+      return prepared ? prepared.then(() => ({ messageIds })) : { messageIds };
     },
   };
 }

@@ -94,6 +94,18 @@ function streamSettings(c: Config): StreamSettings {
   return { mskBootstrap, kafkaSasl: c.kafkaSasl, kinesisEndpoint: c.kinesisEndpoint || c.awsEndpointUrl };
 }
 
+/**
+ * Most time a Publish's answer waits for its subscriptions' transforms (a UDF at its 100 ms limit
+ * on each of 1,000 messages would otherwise hold it 100 s, past a client's deadline into a retry);
+ * a message whose transform is still running then waits at its first delivery instead.
+ */
+const ANSWER_WAIT_MS = 1000;
+
+function boundedWait(p: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p, new Promise((done) => (timer = setTimeout(done, ms)))]).finally(() => clearTimeout(timer));
+}
+
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
@@ -104,6 +116,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const push = lazyPush(() => clock.now());
   const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges() });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
+  let stopTransforms = () => {};
   const storage = storageTarget(c.storageDir, c.storageEmulatorHost);
   const broker = new Broker({
     clock,
@@ -115,12 +128,19 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     push: { sender: push.sender, options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
     memory,
-    // QuickJS and its wasm load with the first resource that has transforms.
-    transforms: () => import("../transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
+    // QuickJS and its wasm load with the first resource that has transforms; the worker pool's
+    // threads start with the first messages.
+    transforms: () =>
+      import("../transforms/pooled-engine.ts").then(async (m) => {
+        const engine = await m.loadPooledEngine(c.transformWorkers);
+        stopTransforms = engine.close;
+        return engine;
+      }),
     compression: nodeCompression,
     // Without --ai-inference-endpoint, ai_inference transforms pass messages through.
     inference: c.aiInferenceEndpoints.length ? new HttpInferenceCaller(c.aiInferenceEndpoints.map(inferenceRoute), c.aiInferenceTimeoutMs) : undefined,
     quotas: c.projectQuotas,
+    answerWait: (prepared) => boundedWait(prepared, ANSWER_WAIT_MS),
   });
   collectAfterRestore(broker);
   // Publish data stay views into their requests while held briefly (most are acked within ms);
@@ -162,6 +182,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const listener = await opened.catch((e) => {
     imports.stop();
     streams.stop();
+    stopTransforms();
     close();
     throw e;
   });
@@ -171,6 +192,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     broker.stopDeliveries();
     bigtable.close();
     await listener.close();
+    stopTransforms();
     broker.held.keepViews(null);
     close();
   };
