@@ -55,7 +55,11 @@ export class Reader {
 
   /** A `string` field; `field` names it in the error when its bytes are not UTF-8. */
   string(field: string): string {
-    const len = this.varint();
+    return this.stringOf(this.varint(), field);
+  }
+
+  /** A `string` field's bytes after its length (read already). */
+  stringOf(len: number, field: string): string {
     const start = this.pos;
     const end = start + len;
     if (end > this.end) throw new Malformed("string runs past its message");
