@@ -14,6 +14,23 @@ export interface PublishRequest {
   requestBytes?: number;
 }
 
+/**
+ * Publish's answer: its messages' seqs, whose decimal forms are the message ids (the store's
+ * contract). The gRPC codec writes the digits straight from the seqs; every other reader (REST,
+ * the admin API, protobufjs) reads messageIds, made when read.
+ */
+export class PublishResponse {
+  constructor(readonly seqs: readonly number[]) {}
+
+  get messageIds(): string[] {
+    return this.seqs.map(String);
+  }
+
+  toJSON(): { messageIds: string[] } {
+    return { messageIds: this.messageIds };
+  }
+}
+
 export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
   return {
     CreateTopic: (req: ProtoObject) => topicToProto(broker.topics.create(topicFromProto(req))),
@@ -42,8 +59,8 @@ export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
     },
     Publish: (req: PublishRequest) => {
       const topics = broker.topics;
-      if (topics.publishesAsync(req.topic)) return topics.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((messageIds) => ({ messageIds }));
-      return { messageIds: topics.publish(req.topic, req.messages ?? [], req.requestBytes) };
+      if (topics.publishesAsync(req.topic)) return topics.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((seqs) => new PublishResponse(seqs));
+      return new PublishResponse(topics.publishSeqs(req.topic, req.messages ?? [], req.requestBytes));
     },
   };
 }

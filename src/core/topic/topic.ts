@@ -60,9 +60,9 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
 
   /**
    * Stores each message once and hands it to every subscription (each applies its filter); a
-   * message no one holds is never kept. Returns the message ids.
+   * message no one holds is never kept. Returns their seqs (a message id is its seq's decimal form).
    */
-  publish(inputs: readonly MessageInput[], sizes: readonly number[], now: number): string[] {
+  publish(inputs: readonly MessageInput[], sizes: readonly number[], now: number): number[] {
     const store = this.store;
     const subs = this.subscriptions;
     const msgs = store.transaction(() => {
@@ -75,9 +75,9 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
     if (observer) for (const m of msgs) observer.published(this.name, m);
     if (this.wake) this.wake.add(subs, msgs[0].seq);
     else for (const s of subs) s.published();
-    const ids = new Array<string>(msgs.length);
-    for (let i = 0; i < msgs.length; i++) ids[i] = msgs[i].id;
-    return ids;
+    const seqs = new Array<number>(msgs.length);
+    for (let i = 0; i < msgs.length; i++) seqs[i] = msgs[i].seq;
+    return seqs;
   }
 
   /** What the log still keeps, oldest first. */

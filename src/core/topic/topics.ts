@@ -162,6 +162,14 @@ export class Topics extends Registry<SubTopic, TopicResource> {
 
   /** Validates and stores the messages once, fans them out, and returns their ids. */
   publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
+    return this.publishSeqs(topicName, messages, requestBytes).map(String);
+  }
+
+  /**
+   * publish(), returning each message's seq: its id is the seq's decimal form, which the gRPC
+   * codec writes without making the string (a string per message was ≈ 2–7 % of a Publish).
+   */
+  publishSeqs(topicName: string, messages: readonly MessageInput[], requestBytes?: number): number[] {
     const topic = this.lookup(topicName);
     const sizes = checkPublish(messages, requestBytes);
     if (topic.stages.length !== 0) return this.publishStaged(topic, { messages, sizes, filtered: [] });
@@ -179,9 +187,10 @@ export class Topics extends Registry<SubTopic, TopicResource> {
    * Publish to a topic whose transforms call a model: the request is checked at once, its
    * messages' chains run concurrently, then what they made goes through the other stages and is
    * stored. Publishes to one topic are stored in the order they came (each waits for the one
-   * before), so ordering keys keep their order across concurrent Publish calls.
+   * before), so ordering keys keep their order across concurrent Publish calls. Resolves to
+   * the messages' seqs, as publishSeqs().
    */
-  publishAsync(topicName: string, messages: readonly MessageInput[], requestBytes?: number): Promise<string[]> {
+  publishAsync(topicName: string, messages: readonly MessageInput[], requestBytes?: number): Promise<number[]> {
     this.lookup(topicName);
     const sizes = checkPublish(messages, requestBytes);
     const before = this.publishTails.get(topicName);
@@ -197,7 +206,7 @@ export class Topics extends Registry<SubTopic, TopicResource> {
     return run;
   }
 
-  private async publishTransformed(topicName: string, messages: readonly MessageInput[], sizes: number[]): Promise<string[]> {
+  private async publishTransformed(topicName: string, messages: readonly MessageInput[], sizes: number[]): Promise<number[]> {
     const topic = this.lookup(topicName);
     const chain = topic.transform;
     if (!chain?.async) return this.publishStaged(topic, { messages, sizes, filtered: [] });
@@ -218,20 +227,20 @@ export class Topics extends Registry<SubTopic, TopicResource> {
    * out is acknowledged with an id taken from the same sequence that is never stored, so ids stay
    * unique.
    */
-  private publishStaged(topic: SubTopic, batch: PublishBatch, done?: string): string[] {
+  private publishStaged(topic: SubTopic, batch: PublishBatch, done?: string): number[] {
     const stages = done ? topic.stages.filter((s) => s.name !== done) : topic.stages;
     const { messages, sizes, filtered } = runPublishStages(stages, batch, this.d.clock.now());
-    let stored: string[] = [];
+    let stored: number[] = [];
     if (messages.length > 0) {
       this.admit(sizes);
       stored = topic.publish(messages, sizes, this.d.clock.now());
     }
     if (filtered.length === 0) return stored;
     let seq = this.d.store.skipSeqs(filtered.length);
-    const ids = new Array<string>(batch.messages.length);
+    const seqs = new Array<number>(batch.messages.length);
     let f = 0;
     let k = 0;
-    for (let i = 0; i < ids.length; i++) ids[i] = filtered[f] === i ? (f++, String(seq++)) : stored[k++];
-    return ids;
+    for (let i = 0; i < seqs.length; i++) seqs[i] = filtered[f] === i ? (f++, seq++) : stored[k++];
+    return seqs;
   }
 }

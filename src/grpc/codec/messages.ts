@@ -104,11 +104,15 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number, seen: Repe
   return m;
 }
 
-export function encodePublishResponse(res: { messageIds: string[] }): Buffer {
+/** The table's PublishResponse (its seqs: ids written as digits, no strings made), or plain message ids. */
+export function encodePublishResponse(res: { seqs?: readonly number[]; messageIds: string[] }): Buffer {
+  const seqs = res.seqs;
   let size = 0;
-  for (const id of res.messageIds) size += fieldSize(id.length);
+  if (seqs) for (let i = 0; i < seqs.length; i++) size += fieldSize(decimalLength(seqs[i]!));
+  else for (const id of res.messageIds) size += fieldSize(id.length);
   const w = new Writer(framedBody(size));
-  for (const id of res.messageIds) w.string(1, id, id.length);
+  if (seqs) for (let i = 0; i < seqs.length; i++) w.decimal(1, seqs[i]!, decimalLength(seqs[i]!));
+  else for (const id of res.messageIds) w.string(1, id, id.length);
   return w.buf;
 }
 
