@@ -18,12 +18,16 @@ export function decodePublishRequest(buf: Buffer): PublishRequest {
   let topic = "";
   const messages: MessageInput[] = [];
   const seen = new Repeats();
+  // One reader for every message, moved to each in turn.
+  const inner = new Reader(buf);
   while (!r.done) {
     const tag = r.varint();
     if (tag === 0x0a) topic = r.string("topic");
     else if (tag === 0x12) {
       const [s, e] = r.span();
-      messages.push(decodePubsubMessage(buf, s, e, seen));
+      inner.pos = s;
+      inner.end = e;
+      messages.push(decodePubsubMessage(inner, seen));
     } else r.skip(tag & 7);
   }
   // Data stay views into the request: the store copies those of messages it holds for long
@@ -74,9 +78,7 @@ class Repeats {
   }
 }
 
-function decodePubsubMessage(buf: Buffer, start: number, end: number, seen: Repeats): MessageInput {
-  const r = new Reader(buf, end);
-  r.pos = start;
+function decodePubsubMessage(r: Reader, seen: Repeats): MessageInput {
   const m: MessageInput = {};
   let slot = 0;
   while (!r.done) {
