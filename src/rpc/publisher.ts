@@ -2,7 +2,7 @@
 import type { Broker } from "../core/broker.ts";
 import type { MessageInput } from "../core/message.ts";
 import { topicFromProto, topicToProto } from "./convert.ts";
-import type { ProtoObject, UnaryRpc } from "./contract.ts";
+import type { ProtoObject, ReleasesRequest, UnaryRpc } from "./contract.ts";
 
 const EMPTY = Object.freeze({});
 
@@ -19,8 +19,12 @@ export interface PublishRequest {
  * contract). The gRPC codec writes the digits straight from the seqs; every other reader (REST,
  * the admin API, protobufjs) reads messageIds, made when read.
  */
-export class PublishResponse {
-  constructor(readonly seqs: readonly number[]) {}
+export class PublishResponse implements ReleasesRequest {
+  constructor(
+    readonly seqs: readonly number[],
+    /** No message of the request is held (a topic without subscriptions or log): its bytes may be used again. */
+    readonly requestReleased = false,
+  ) {}
 
   get messageIds(): string[] {
     return this.seqs.map(String);
@@ -60,7 +64,8 @@ export function publisherRpcs(broker: Broker): Record<string, UnaryRpc> {
     Publish: (req: PublishRequest) => {
       const topics = broker.topics;
       if (topics.publishesAsync(req.topic)) return topics.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((seqs) => new PublishResponse(seqs));
-      return new PublishResponse(topics.publishSeqs(req.topic, req.messages ?? [], req.requestBytes));
+      const seqs = topics.publishSeqs(req.topic, req.messages ?? [], req.requestBytes);
+      return new PublishResponse(seqs, !topics.keepsMessages(req.topic));
     },
   };
 }

@@ -53,6 +53,14 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
     return this.config.name;
   }
 
+  /**
+   * Whether a publish may leave its messages (and so views into its request) held: by a
+   * subscription, the log, or a stage's doing. When not, nothing of a publish outlives it.
+   */
+  get keepsMessages(): boolean {
+    return this.subscriptions.size > 0 || this.logging || this.stages.length > 0 || this.transform !== null;
+  }
+
   /** Whether new messages go into the log. */
   get logging(): boolean {
     return this.config.messageRetentionDuration !== undefined || this.snapshotSeqs.length > 0;

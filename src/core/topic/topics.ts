@@ -177,6 +177,11 @@ export class Topics extends Registry<SubTopic, TopicResource> {
     return topic.publish(messages, sizes, this.d.clock.now());
   }
 
+  /** Whether a publish to the topic may leave its messages held (Topic.keepsMessages); true for a topic that is not there. */
+  keepsMessages(topicName: string): boolean {
+    return this.find(topicName)?.keepsMessages ?? true;
+  }
+
   /** Whether a topic's Publish must go through publishAsync (its transforms call a model). */
   publishesAsync(topicName: string): boolean {
     const t = this.d.transforms.asyncTopics;

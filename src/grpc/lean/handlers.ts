@@ -8,6 +8,7 @@ import type { DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
 import type { PubSubError } from "../../core/errors.ts";
 import type { StreamRequest, StreamSink } from "../../core/delivery/stream-session.ts";
 import type { CallContext, ProtoObject, RpcTable, StreamHandle, UnaryRpc } from "../../rpc/table.ts";
+import { releasesRequest } from "../../rpc/contract.ts";
 import { withFrame } from "../framed.ts";
 import { checkDecoded } from "../malformed.ts";
 import { Code, statusOf, type GrpcStatus } from "../status.ts";
@@ -59,7 +60,10 @@ export function serveUnary(call: Call, codec: Codec, fn: UnaryRpc): void {
         return fail(e);
       }
       if (result instanceof Promise) result.then(reply, fail);
-      else reply(result);
+      else {
+        reply(result);
+        if (releasesRequest(result)) call.giveBack();
+      }
     },
   );
 }
