@@ -113,6 +113,17 @@ export type ServiceRpcs<S extends string> = { [N in RpcName as N extends `${S}.$
 type AsMethod = { call(req: unknown, ctx: CallContext): unknown };
 export type UnaryRpc = AsMethod["call"];
 
+/**
+ * A unary result that says nothing the call made keeps a reference into its decoded request (a
+ * Publish whose messages no one holds): the transport may use the request's bytes again.
+ */
+export interface ReleasesRequest {
+  readonly requestReleased: boolean;
+}
+
+export const releasesRequest = (result: unknown): boolean =>
+  typeof result === "object" && result !== null && (result as Partial<ReleasesRequest>).requestReleased === true;
+
 /** What a transport holds for one open StreamingPull stream. */
 export type StreamHandle = Pick<StreamSession, "handle" | "late" | "drained" | "close">;
 

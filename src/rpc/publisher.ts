@@ -1,9 +1,30 @@
 /** google.pubsub.v1.Publisher: each RPC is one broker call between two conversions. */
 import type { Broker } from "../core/broker.ts";
 import { topicFromProto, topicToProto } from "./convert.ts";
-import type { ServiceRpcs } from "./contract.ts";
+import type { ReleasesRequest, ServiceRpcs } from "./contract.ts";
 
 const EMPTY = Object.freeze({});
+
+/**
+ * Publish's answer: its messages' seqs, whose decimal forms are the message ids (the store's
+ * contract). The gRPC codec writes the digits straight from the seqs; every other reader (REST,
+ * the admin API, protobufjs) reads messageIds, made when read.
+ */
+export class PublishResponse implements ReleasesRequest {
+  constructor(
+    readonly seqs: readonly number[],
+    /** No message of the request is held (a topic without subscriptions or log): its bytes may be used again. */
+    readonly requestReleased = false,
+  ) {}
+
+  get messageIds(): string[] {
+    return this.seqs.map(String);
+  }
+
+  toJSON(): { messageIds: string[] } {
+    return { messageIds: this.messageIds };
+  }
+}
 
 export function publisherRpcs(broker: Broker): ServiceRpcs<"Publisher"> {
   return {
@@ -33,11 +54,12 @@ export function publisherRpcs(broker: Broker): ServiceRpcs<"Publisher"> {
     },
     Publish: (req) => {
       const topics = broker.topics;
-      if (topics.publishesAsync(req.topic)) return topics.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((messageIds) => ({ messageIds }));
-      const messageIds = topics.publish(req.topic, req.messages ?? [], req.requestBytes);
+      if (topics.publishesAsync(req.topic)) return topics.publishAsync(req.topic, req.messages ?? [], req.requestBytes).then((seqs) => new PublishResponse(seqs));
+      const seqs = topics.publishSeqs(req.topic, req.messages ?? [], req.requestBytes);
       // Subscriptions whose transforms run in the worker pool: answered once the messages are ready to deliver.
       const prepared = topics.takePrepared(req.topic);
-      return prepared ? prepared.then(() => ({ messageIds })) : { messageIds };
+      if (prepared) return prepared.then(() => new PublishResponse(seqs));
+      return new PublishResponse(seqs, !topics.keepsMessages(req.topic));
     },
   };
 }

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { MessageReader, Overloaded, PartialBytes, TooLarge } from "../../src/grpc/call/framing.ts";
 import { timeoutMs } from "../../src/grpc/call/deadline.ts";
+import { BodyPool, POOLED_MIN } from "../../src/grpc/call/body-pool.ts";
 
 const frame = (body: Buffer, flag = 0) => {
   const h = Buffer.alloc(5);
@@ -40,6 +41,42 @@ describe("MessageReader", () => {
     const r = new MessageReader(10);
     expect(() => r.push(Buffer.from([0, 0, 0, 0, 11]))).toThrow(TooLarge);
     expect(new MessageReader(10).push(frame(Buffer.alloc(10)))[0]!.body.length).toBe(10);
+  });
+});
+
+describe("BodyPool", () => {
+  test("a large message cut across chunks is filled into a pooled buffer, which a give-back lets the next one reuse", () => {
+    const partial = new PartialBytes(Infinity);
+    const r = new MessageReader(2 ** 24, partial);
+    const big = Buffer.alloc(POOLED_MIN + 10, 7);
+    const stream = frame(big);
+    const [first] = [...r.push(stream.subarray(0, 1000)), ...r.push(stream.subarray(1000))];
+    expect(first!.pooled).toBe(true);
+    expect(first!.body.equals(big)).toBe(true);
+    expect(partial.held).toBe(0);
+    r.giveBack(first!.body);
+    const again = frame(Buffer.alloc(POOLED_MIN + 20, 9));
+    const [second] = [...r.push(again.subarray(0, 3)), ...r.push(again.subarray(3, 5000)), ...r.push(again.subarray(5000))];
+    expect(second!.body.buffer).toBe(first!.body.buffer);
+    expect(second!.body.equals(Buffer.alloc(POOLED_MIN + 20, 9))).toBe(true);
+    // Not given back: the next takes a fresh buffer.
+    const [third] = r.push(frame(Buffer.alloc(POOLED_MIN, 1)).subarray(0, 100)).concat(r.push(frame(Buffer.alloc(POOLED_MIN, 1)).subarray(100)));
+    expect(third!.body.buffer).not.toBe(second!.body.buffer);
+  });
+
+  test("small messages and messages whole in one chunk are not pooled", () => {
+    const r = new MessageReader(2 ** 24);
+    const small = frame(Buffer.alloc(1000, 1));
+    expect([...r.push(small.subarray(0, 10)), ...r.push(small.subarray(10))][0]!.pooled).toBeFalsy();
+    expect(r.push(frame(Buffer.alloc(POOLED_MIN, 2)))[0]!.pooled).toBeFalsy();
+  });
+
+  test("a buffer is not handed out for a message under half its size", () => {
+    const pool = new BodyPool();
+    const a = pool.take(4 * POOLED_MIN);
+    pool.give(a);
+    expect(pool.take(POOLED_MIN).buffer).not.toBe(a.buffer);
+    expect(pool.take(3 * POOLED_MIN).buffer).toBe(a.buffer);
   });
 });
 

@@ -56,6 +56,14 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
     return this.config.name;
   }
 
+  /**
+   * Whether a publish may leave its messages (and so views into its request) held: by a
+   * subscription, the log, or a stage's doing. When not, nothing of a publish outlives it.
+   */
+  get keepsMessages(): boolean {
+    return this.subscriptions.size > 0 || this.logging || this.stages.length > 0 || this.transform !== null;
+  }
+
   /** Whether new messages go into the log. */
   get logging(): boolean {
     return this.config.messageRetentionDuration !== undefined || this.snapshotSeqs.length > 0;
@@ -70,9 +78,9 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
 
   /**
    * Stores each message once and hands it to every subscription (each applies its filter); a
-   * message no one holds is never kept. Returns the message ids.
+   * message no one holds is never kept. Returns their seqs (a message id is its seq's decimal form).
    */
-  publish(inputs: readonly MessageInput[], sizes: readonly number[], now: number): string[] {
+  publish(inputs: readonly MessageInput[], sizes: readonly number[], now: number): number[] {
     const store = this.store;
     const subs = this.subscriptions;
     let prepared: Promise<unknown>[] | null = null;
@@ -92,9 +100,9 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
     if (observer) for (const m of msgs) observer.published(this.name, m);
     if (this.wake) this.wake.add(subs, msgs[0].seq);
     else for (const s of subs) s.published();
-    const ids = new Array<string>(msgs.length);
-    for (let i = 0; i < msgs.length; i++) ids[i] = msgs[i].id;
-    return ids;
+    const seqs = new Array<number>(msgs.length);
+    for (let i = 0; i < msgs.length; i++) seqs[i] = msgs[i].seq;
+    return seqs;
   }
 
   /** What the log still keeps, oldest first. */

@@ -164,6 +164,14 @@ export class Topics extends Registry<SubTopic, TopicResource> {
 
   /** Validates and stores the messages once, fans them out, and returns their ids. */
   publish(topicName: string, messages: readonly MessageInput[], requestBytes?: number): string[] {
+    return this.publishSeqs(topicName, messages, requestBytes).map(String);
+  }
+
+  /**
+   * publish(), returning each message's seq: its id is the seq's decimal form, which the gRPC
+   * codec writes without making the string (a string per message was ≈ 2–7 % of a Publish).
+   */
+  publishSeqs(topicName: string, messages: readonly MessageInput[], requestBytes?: number): number[] {
     const topic = this.lookup(topicName);
     const sizes = checkPublish(messages, requestBytes);
     if (topic.stages.length !== 0) return this.publishStaged(topic, { messages, sizes, filtered: [] });
@@ -183,6 +191,11 @@ export class Topics extends Registry<SubTopic, TopicResource> {
     return prepared && this.d.answerWait ? this.d.answerWait(prepared) : prepared;
   }
 
+  /** Whether a publish to the topic may leave its messages held (Topic.keepsMessages); true for a topic that is not there. */
+  keepsMessages(topicName: string): boolean {
+    return this.find(topicName)?.keepsMessages ?? true;
+  }
+
   /** Whether a topic's Publish must go through publishAsync (its transforms call a model or run in the worker pool). */
   publishesAsync(topicName: string): boolean {
     const t = this.d.transforms.asyncTopics;
@@ -196,9 +209,10 @@ export class Topics extends Registry<SubTopic, TopicResource> {
    * after the Publish before), then what they made goes through the other stages and is stored.
    * Publishes to one topic are stored in the order they came (each waits for the one before), so
    * ordering keys keep their order across concurrent Publish calls. The answer also waits for the
-   * subscriptions' transforms that run at publish (subscription/early.ts).
+   * subscriptions' transforms that run at publish (subscription/early.ts). Resolves to the
+   * messages' seqs, as publishSeqs().
    */
-  publishAsync(topicName: string, messages: readonly MessageInput[], requestBytes?: number): Promise<string[]> {
+  publishAsync(topicName: string, messages: readonly MessageInput[], requestBytes?: number): Promise<number[]> {
     const chain = this.lookup(topicName).transform;
     const sizes = checkPublish(messages, requestBytes);
     const pooled = chain?.pooled ? transformAtPublishAsync(chain, messages, this.d.clock.now()) : null;
@@ -226,11 +240,11 @@ export class Topics extends Registry<SubTopic, TopicResource> {
     messages: readonly MessageInput[],
     sizes: number[],
     pooled: Promise<TransformedBatch> | null,
-  ): Promise<{ ids: string[]; prepared: Promise<unknown> | null }> {
+  ): Promise<{ ids: number[]; prepared: Promise<unknown> | null }> {
     const topic = this.lookup(topicName);
     const chain = topic.transform;
     let target = topic;
-    let ids: string[];
+    let ids: number[];
     if (!pooled && !chain?.async) ids = this.publishStaged(topic, { messages, sizes, filtered: [] });
     else {
       const t = await (pooled ?? transformAtPublishAsync(chain!, messages, this.d.clock.now()));
@@ -253,21 +267,21 @@ export class Topics extends Registry<SubTopic, TopicResource> {
    * out is acknowledged with an id taken from the same sequence that is never stored, so ids stay
    * unique.
    */
-  private publishStaged(topic: SubTopic, batch: PublishBatch, done?: string): string[] {
+  private publishStaged(topic: SubTopic, batch: PublishBatch, done?: string): number[] {
     const stages = done ? topic.stages.filter((s) => s.name !== done) : topic.stages;
     const { messages, sizes, filtered } = runPublishStages(stages, batch, this.d.clock.now());
-    let stored: string[] = [];
+    let stored: number[] = [];
     if (messages.length > 0) {
       this.admit(sizes);
       stored = topic.publish(messages, sizes, this.d.clock.now());
     }
     if (filtered.length === 0) return stored;
     let seq = this.d.store.skipSeqs(filtered.length);
-    // One id per message of the request: those the batch still has, and those filtered before it.
-    const ids = new Array<string>(batch.messages.length + batch.filtered.length);
+    // One seq per message of the request: those the batch still has, and those filtered before it.
+    const seqs = new Array<number>(batch.messages.length + batch.filtered.length);
     let f = 0;
     let k = 0;
-    for (let i = 0; i < ids.length; i++) ids[i] = filtered[f] === i ? (f++, String(seq++)) : stored[k++];
-    return ids;
+    for (let i = 0; i < seqs.length; i++) seqs[i] = filtered[f] === i ? (f++, seq++) : stored[k++];
+    return seqs;
   }
 }

@@ -47,6 +47,8 @@ export class Call {
   private cancels: (() => void)[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly reader: MessageReader;
+  /** The last message's pooled body, until giveBack or the next message. */
+  private lent: Buffer | null = null;
   private readonly encoding: string;
 
   constructor(
@@ -110,7 +112,9 @@ export class Call {
       }
       for (const m of messages) {
         const body = m.compressed ? inflate(m.body, this.encoding, this.max) : m.body;
+        if (m.pooled && body !== m.body) this.reader.giveBack(m.body);
         if (!Buffer.isBuffer(body)) return this.finish(body);
+        this.lent = m.pooled && body === m.body ? body : null;
         onMessage(body);
         if (this.done && !late) return;
       }
@@ -118,6 +122,15 @@ export class Call {
     this.stream.on("end", () => {
       if (!this.done) onEnd();
     });
+  }
+
+  /**
+   * The handler of the last message read says nothing kept a view into it (a Publish whose
+   * messages no one holds): its pooled buffer is used again for a later request.
+   */
+  giveBack(): void {
+    if (this.lent) this.reader.giveBack(this.lent);
+    this.lent = null;
   }
 
   /** Bytes the stream can take now without holding them (the raw server's streams know; node:http2's do not: Infinity). */

@@ -8,6 +8,7 @@
 import type { DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
 import type { StreamRequest, StreamSink } from "../../core/delivery/stream-session.ts";
 import type { CallContext, RpcTable, StreamHandle, UnaryRpc } from "../../rpc/table.ts";
+import { releasesRequest } from "../../rpc/contract.ts";
 import { withFrame } from "../framed.ts";
 import { checkDecoded } from "../malformed.ts";
 import { Code, statusOf, type GrpcStatus } from "../status.ts";
@@ -35,7 +36,10 @@ export function serveUnary(call: ServerCall<unknown, unknown>, fn: UnaryRpc): vo
         return fail(e);
       }
       if (result instanceof Promise) result.then((r) => call.reply(r), fail);
-      else call.reply(result);
+      else {
+        call.reply(result);
+        if (releasesRequest(result)) call.giveBack?.();
+      }
     },
   );
 }

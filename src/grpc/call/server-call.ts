@@ -24,6 +24,8 @@ export interface ServerCall<Req, Res> {
   end(status: GrpcStatus): void;
   /** Runs `fn` when the call is cancelled (deadline, client gone); at once if it already was. */
   onCancel(fn: () => void): void;
+  /** The answer kept no view into the request (ReleasesRequest): its pooled bytes may be used again. */
+  giveBack?(): void;
 }
 
 /** A call whose responses are a stream. */
@@ -78,6 +80,7 @@ export function codecCall<Req, Res>(call: Call, codec: Codec<Req, Res>): Streami
       else call.finish(frame);
     },
     end: (status) => call.finish(status),
+    giveBack: () => call.giveBack(),
     onCancel: (fn) => call.onCancel(fn),
     onDrain: (fn) => call.onDrain(fn),
     room: () => call.room(),
