@@ -7,6 +7,7 @@ import { FaultRegistry } from "../rpc/middleware/faults.ts";
 import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
 import type { RawServer } from "../grpc/h2/server.ts";
+import { AnswerGate } from "../grpc/call/answer-gate.ts";
 import { MAX_MESSAGE } from "../grpc/methods.ts";
 import { HealthState } from "../grpc/std/health-state.ts";
 import type { RpcTable } from "../rpc/table.ts";
@@ -71,14 +72,20 @@ function causalDefer(ms: number): ((fn: () => void) => void) | undefined {
   return (fn) => setTimeout(fn, ms);
 }
 
+/** On the raw server the deferral waits for the publishers' PING ACKs, the timer only for answers it did not send. */
+function causalGate(c: Config): AnswerGate | undefined {
+  const timer = causalDefer(c.causalDelayMs);
+  return timer && c.grpcServer === "raw" ? new AnswerGate(timer) : undefined;
+}
+
 /** The chosen gRPC server; only its modules are loaded (node:http2 and grpc-js cost RSS a server without them never needs). */
-async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget, health: HealthState): Promise<GrpcTransport | RawServer> {
+async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget, health: HealthState, answers: AnswerGate | undefined): Promise<GrpcTransport | RawServer> {
   // Partly received messages: a quarter of the memory budget, and always room for one of the largest.
   const partialBytes = Math.max(MAX_MESSAGE + 5, memory.maxBytes / 4);
   if (c.grpcServer === "lean") return (await import("../grpc/lean/server.ts")).leanTransport(table, { partialBytes, health });
   if (c.grpcServer === "raw") {
     const { rawServer } = await import("../grpc/h2/server.ts");
-    return rawServer(table, { partialBytes, health });
+    return rawServer(table, { partialBytes, health, answers });
   }
   const { grpcJsTransport } = await import("../grpc/grpc-js/server.ts");
   return grpcJsTransport(table, health);
@@ -118,12 +125,13 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
   let stopTransforms = () => {};
   const storage = storageTarget(c.storageDir, c.storageEmulatorHost);
+  const answers = causalGate(c);
   const broker = new Broker({
     clock,
     store,
     maxMessagesPerResponse: c.maxMessagesPerResponse,
     fillWaitMs: c.fillWaitMs,
-    deferDelivery: causalDefer(c.causalDelayMs),
+    deferDelivery: answers?.defer ?? causalDefer(c.causalDelayMs),
     pullWaitMs: c.pullWaitMs,
     push: { sender: push.sender, options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
@@ -171,7 +179,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports: importStatus, diskFault });
   // grpc.health.v1.Health's answer on every gRPC server: NOT_SERVING from the moment stop() begins.
   const health = new HealthState();
-  const grpc = await grpcTransport(c, table, memory, health);
+  const grpc = await grpcTransport(c, table, memory, health, answers);
   const onClosing = () => {
     health.drain();
     broker.shutdown();

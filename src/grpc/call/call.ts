@@ -50,6 +50,8 @@ export class Call {
   /** The last message's pooled body, until giveBack or the next message. */
   private lent: Buffer | null = null;
   private readonly encoding: string;
+  /** Runs once the trailers of a successful answer are queued (a Publish's: answer-gate.ts). */
+  onAnswered: ((stream: CallStream) => void) | null = null;
 
   constructor(
     private readonly stream: CallStream,
@@ -167,6 +169,7 @@ export class Call {
       stream.once("wantTrailers", () => {
         try {
           stream.sendTrailers(trailers(status));
+          if (status.code === Code.OK) this.onAnswered?.(stream);
         } catch {
           // Reset meanwhile.
         }

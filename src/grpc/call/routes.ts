@@ -14,6 +14,7 @@ import { Code } from "../status.ts";
 import { probe } from "../../http/probes.ts";
 import { Call, trailersOnly } from "./call.ts";
 import type { PartialBytes } from "./framing.ts";
+import type { AnswerGate } from "./answer-gate.ts";
 import { serveStd, serveStreamingPull, serveUnary } from "./handlers.ts";
 import { codecCall, type Codec } from "./server-call.ts";
 import type { CallStream, RequestHeaders, ResponseHeaders } from "./stream.ts";
@@ -41,7 +42,11 @@ export interface LeanOptions {
   partialBytes?: number;
   /** The serving state grpc.health.v1.Health reports (the emulator drains it on shutdown). */
   health?: HealthState;
+  /** Gates causal delivery on the publishers having read their answers (raw server only). */
+  answers?: AnswerGate;
 }
+
+const PUBLISH = "/google.pubsub.v1.Publisher/Publish";
 
 function routes(table: RpcTable, health: HealthState): Map<string, Route> {
   const out = new Map<string, Route>();
@@ -58,7 +63,8 @@ function routes(table: RpcTable, health: HealthState): Map<string, Route> {
 }
 
 /** Routes each HTTP/2 stream to its call (shared with the raw server, h2/server.ts). */
-export function streamHandler(table: RpcTable, partial: PartialBytes, health = new HealthState()): (stream: CallStream, headers: RequestHeaders) => void {
+export function streamHandler(table: RpcTable, partial: PartialBytes, health = new HealthState(), answers?: AnswerGate): (stream: CallStream, headers: RequestHeaders) => void {
+  const answered = answers && ((s: CallStream) => s.pinger && answers.answered(s.pinger));
   const byPath = routes(table, health);
   return (stream, headers) => {
     stream.on("error", () => {});
@@ -73,6 +79,7 @@ export function streamHandler(table: RpcTable, partial: PartialBytes, health = n
       return trailersOnly(stream, { code: Code.UNIMPLEMENTED, details: boundMessage(`The server does not implement the method ${path}`) });
     }
     const call = new Call(stream, headers, MAX_MESSAGE, partial);
+    if (answered && path === PUBLISH) call.onAnswered = answered;
     if (route.stream) serveStreamingPull(codecCall(call, route.codec), table);
     else serveUnary(codecCall(call, route.codec), route.fn!);
   };

@@ -3,6 +3,7 @@
  * H2Stream (h2/stream.ts) and node:http2's ServerHttp2Stream (lean/server.ts) are both one, so
  * neither server casts its stream to the other's type.
  */
+import type { Pinger } from "./answer-gate.ts";
 
 /** A request's header fields as either HTTP/2 hands them over (pseudo-headers included). */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -24,6 +25,8 @@ export interface CallStream {
   /** No more DATA after `chunk`. */
   end(chunk?: Buffer): void;
   sendTrailers(headers: ResponseHeaders): void;
+  /** The raw server's connection, which PINGs after a Publish's answer (answer-gate.ts). */
+  readonly pinger?: Pinger;
   /** Bytes a write can hand over now without them waiting; a stream that cannot tell has none. */
   room?(): number;
   /** 'data': a DATA payload; 'end': the client's END_STREAM; 'close': closed for good (once). */

@@ -67,6 +67,8 @@ const FLOOD_WINDOW_MS = 1000;
  */
 const MAX_UNSENT = 64 * 1024 * 1024;
 const STALL_MS = 10_000;
+/** The first word of our own PINGs' payload ("ansr"), the second their count. */
+const PING_MARK = 0x616e7372;
 /** Streams closed lately, remembered to tell a client's error on one (STREAM_CLOSED) from frames it had in flight (ignored). */
 const CLOSED_KEPT = 128;
 
@@ -127,6 +129,9 @@ export class H2Connection implements StreamOwner {
   private goingAway = false;
   private dead = false;
   onClose: (() => void) | null = null;
+  /** Our PING out (ping()): its ACK's callback, and the count in its payload. */
+  private pingAck: (() => void) | null = null;
+  private pingsSent = 0;
 
   private socket!: Wire;
 
@@ -262,6 +267,7 @@ export class H2Connection implements StreamOwner {
       case Type.PING:
         if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PING on a stream.");
         if (p.length !== 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "PING must be 8 bytes.");
+        if (flags & Flag.ACK && this.pingAck && p.readUInt32BE(0) === PING_MARK && p.readUInt32BE(4) === this.pingsSent) return this.pingAcked();
         this.flooding();
         if (!(flags & Flag.ACK)) {
           const pong = Buffer.allocUnsafe(FRAME_HEADER + 8);
@@ -505,6 +511,20 @@ export class H2Connection implements StreamOwner {
 
   // ---- writing
 
+  /** Sends a PING after what is queued; `onAck` runs on its ACK, or when the connection is gone. False while one is out. */
+  ping(onAck: () => void): boolean {
+    if (this.pingAck || this.dead) return false;
+    this.pingAck = onAck;
+    this.control(wordsFrame(Type.PING, 0, 0, [PING_MARK, (this.pingsSent = (this.pingsSent + 1) >>> 0)]));
+    return true;
+  }
+
+  private pingAcked(): void {
+    const fn = this.pingAck;
+    this.pingAck = null;
+    fn?.();
+  }
+
   private queue(b: Buffer): void {
     this.out.push(b);
     this.outBytes += b.length;
@@ -744,6 +764,7 @@ export class H2Connection implements StreamOwner {
     this.carry = [];
     this.block = null;
     for (const s of [...this.streams.values()]) s.destroy();
+    this.pingAcked();
     this.onClose?.();
     this.onClose = null;
   }

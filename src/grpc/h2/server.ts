@@ -25,7 +25,7 @@ export interface RawServer extends GrpcTransport {
 }
 
 export function rawServer(table: RpcTable, o: LeanOptions = {}): RawServer {
-  const handle = streamHandler(table, new PartialBytes(o.partialBytes ?? Infinity), o.health);
+  const handle = streamHandler(table, new PartialBytes(o.partialBytes ?? Infinity), o.health, o.answers);
   const window = o.receiveWindow ?? RECEIVE_WINDOW;
   const connections = new Set<H2Connection>();
   const connection = () => {

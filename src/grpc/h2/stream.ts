@@ -8,9 +8,10 @@
  */
 import { EventEmitter } from "node:events";
 import type { CallStream } from "../call/stream.ts";
+import type { Pinger } from "../call/answer-gate.ts";
 
 /** What a stream needs of its connection. */
-export interface StreamOwner {
+export interface StreamOwner extends Pinger {
   sendHeaders(stream: H2Stream, headers: Record<string, string | number>, endStream: boolean): void;
   /** Ends a response that has no trailers. */
   endData(stream: H2Stream): void;
@@ -58,6 +59,11 @@ export class H2Stream extends EventEmitter implements CallStream {
     super();
     this.sendWindow = sendWindow;
     this.recvWindow = recvWindow;
+  }
+
+  /** Its connection, which PINGs after a Publish's answer (call/answer-gate.ts). */
+  get pinger(): Pinger {
+    return this.owner;
   }
 
   get destroyed(): boolean {
