@@ -9,7 +9,7 @@ export interface Config {
   project: string;
   maxMessagesPerResponse: number;
   fillWaitMs: number;
-  /** Causal delivery: a published message is delivered this long after its Publish was answered; -1 = at once ("off"). */
+  /** Causal delivery: a published message is delivered after its Publish was answered (raw gRPC: on a PING ACK; else this many ms later); -1 = at once ("off"). */
   causalDelayMs: number;
   pullWaitMs: number;
   /** Caps a push request's timeout below the subscription's ack deadline; 0 = the ack deadline alone. */
@@ -179,7 +179,7 @@ export const OPTIONS: Option[] = [
     flag: "--causal-delay-ms",
     env: "PUBSUB_CAUSAL_DELAY_MS",
     default: "5",
-    help: "deliver a published message only after its Publish was answered, and this many ms later; off = at once",
+    help: "deliver a published message only after its Publish was answered (raw gRPC: on the publisher's PING ACK; else this many ms later); off = at once",
     apply: (c, v) => (c.causalDelayMs = v === "off" ? -1 : int("--causal-delay-ms", 0, 1000)(v)),
   },
   {
