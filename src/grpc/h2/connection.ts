@@ -21,6 +21,9 @@ export interface Wire {
   end(): void;
   destroy(): void;
   readonly destroyed: boolean;
+  /** Stops and restarts reading (a connection that used up its turn); without them, every chunk is read at once. */
+  pause?(): void;
+  resume?(): void;
 }
 
 export interface ConnectionOptions {
@@ -70,6 +73,16 @@ const STALL_MS = 10_000;
 /** Streams closed lately, remembered to tell a client's error on one (STREAM_CLOSED) from frames it had in flight (ignored). */
 const CLOSED_KEPT = 128;
 
+/**
+ * Fairness: one read of a connection works at most TURN_MS (the clock read every TURN_CHECK
+ * frames), then the socket is paused and the rest read in a later turn of the event loop, so a
+ * connection sending floods of cheap or costly frames cannot hold up another's request for longer.
+ * MAX_UNREAD bounds what a paused socket may still hand over meanwhile.
+ */
+const TURN_MS = 1;
+const TURN_CHECK = 16;
+const MAX_UNREAD = 4 * 1024 * 1024;
+
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
 
@@ -94,6 +107,10 @@ export class H2Connection implements StreamOwner {
   /** Bytes of an incomplete frame carried to the next chunk. */
   private carry: Buffer[] = [];
   private carryBytes = 0;
+  /** Chunks read but not yet parsed: the connection used up its turn (TURN_MS) and yields. */
+  private unread: Buffer[] = [];
+  private unreadBytes = 0;
+  private turnEnds = 0;
   /** A header block being continued: its stream, flags and parts. */
   private block: { stream: number; endStream: boolean; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
   private lastStreamId = 0;
@@ -164,8 +181,38 @@ export class H2Connection implements StreamOwner {
 
   read(chunk: Buffer): void {
     if (this.dead) return;
+    if (this.unreadBytes > 0) {
+      // Its turn is over: what the socket still hands over waits behind the rest, and a socket
+      // that hands over MAX_UNREAD while paused is read to the end at once.
+      this.unread.push(chunk);
+      this.unreadBytes += chunk.length;
+      if (this.unreadBytes <= MAX_UNREAD) return;
+      return this.turn(this.takeUnread(), Infinity);
+    }
+    this.turn([chunk], TURN_MS);
+  }
+
+  private takeUnread(): Buffer[] {
+    const chunks = this.unread;
+    this.unread = [];
+    this.unreadBytes = 0;
+    return chunks;
+  }
+
+  /** Parses chunks until they are done or the turn is: then the socket pauses and the rest waits for the next turn. */
+  private turn(chunks: Buffer[], ms: number): void {
+    this.turnEnds = performance.now() + ms;
     try {
-      this.parse(chunk);
+      for (let i = 0; i < chunks.length && !this.dead; i++) {
+        const rest = this.parse(chunks[i]!);
+        if (rest) {
+          this.unread = [rest, ...chunks.slice(i + 1)];
+          this.unreadBytes = this.unread.reduce((n, b) => n + b.length, 0);
+          this.socket.pause?.();
+          setImmediate(this.nextTurn);
+          break;
+        }
+      }
     } catch (e) {
       if (e instanceof ConnectionError) this.fail(e.code, e.message);
       else if (e instanceof CompressionError) this.fail(H2Error.COMPRESSION_ERROR, e.message);
@@ -180,7 +227,14 @@ export class H2Connection implements StreamOwner {
     this.flush();
   }
 
-  private parse(chunk: Buffer): void {
+  private readonly nextTurn = () => {
+    if (this.dead) return;
+    this.turn(this.takeUnread(), TURN_MS);
+    if (this.unreadBytes === 0 && !this.dead) this.socket.resume?.();
+  };
+
+  /** Parses a chunk; what is left of it when the turn ends (at a frame's start), or null. */
+  private parse(chunk: Buffer): Buffer | null {
     let at = 0;
     if (this.prefaceLeft > 0) {
       // The shared port checked the magic; only skip it.
@@ -194,7 +248,7 @@ export class H2Connection implements StreamOwner {
         this.carry.push(chunk.subarray(at, at + take));
         this.carryBytes += take;
         at += take;
-        if (this.carryBytes < FRAME_HEADER) return;
+        if (this.carryBytes < FRAME_HEADER) return null;
         this.carry = [Buffer.concat(this.carry, this.carryBytes)];
       }
       const length = this.carry[0]!.readUIntBE(0, 3);
@@ -204,13 +258,15 @@ export class H2Connection implements StreamOwner {
       this.carry.push(chunk.subarray(at, at + take));
       this.carryBytes += take;
       at += take;
-      if (this.carryBytes < total) return;
+      if (this.carryBytes < total) return null;
       const frame = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, total);
       this.carry = [];
       this.carryBytes = 0;
       this.frameAt(frame, 0, length);
     }
-    while (!this.dead) {
+    // A wire that cannot pause is read to the end.
+    const yields = this.socket.pause !== undefined;
+    for (let frames = 1; !this.dead; frames++) {
       const left = chunk.length - at;
       if (left < FRAME_HEADER) break;
       const length = chunk.readUIntBE(at, 3);
@@ -218,11 +274,13 @@ export class H2Connection implements StreamOwner {
       if (left < FRAME_HEADER + length) break;
       this.frameAt(chunk, at, length);
       at += FRAME_HEADER + length;
+      if (frames % TURN_CHECK === 0 && yields && at < chunk.length && performance.now() > this.turnEnds) return chunk.subarray(at);
     }
     if (at < chunk.length && !this.dead) {
       this.carry = [chunk.subarray(at)];
       this.carryBytes = chunk.length - at;
     }
+    return null;
   }
 
   private frameAt(buf: Buffer, at: number, length: number): void {
@@ -728,6 +786,11 @@ export class H2Connection implements StreamOwner {
     this.queue(wordsFrame(Type.GOAWAY, 0, 0, [this.lastStreamId, code], Buffer.from(message.slice(0, 200), "latin1")));
     this.flush();
     this.dead = true;
+    // What an abuser sends after its GOAWAY is left unread (costing us nothing, and its sends
+    // stall); any other client's is read and dropped until the close, so a reset cannot take our
+    // GOAWAY from it (wire.ts). A socket paused for its turn is read again for that.
+    if (code === H2Error.ENHANCE_YOUR_CALM) this.socket.pause?.();
+    else this.socket.resume?.();
     this.socket.end();
     setTimeout(() => this.socket.destroy(), 1000).unref?.();
     this.gone();
@@ -742,6 +805,8 @@ export class H2Connection implements StreamOwner {
   gone(): void {
     this.dead = true;
     this.carry = [];
+    this.unread = [];
+    this.unreadBytes = 0;
     this.block = null;
     for (const s of [...this.streams.values()]) s.destroy();
     this.onClose?.();
