@@ -163,10 +163,13 @@ export class H2Connection implements StreamOwner {
     if (o.window > DEFAULT_WINDOW) this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, 0, [o.window - DEFAULT_WINDOW]));
   }
 
-  /** Starts the connection on its wire: our SETTINGS go out at once. */
+  /**
+   * Starts the connection on its wire. Our SETTINGS go out with the answers to the first chunk
+   * when it is read in the same turn (the raw front's case: one write, not two, per connection),
+   * else at the end of the turn.
+   */
   attach(wire: Wire): void {
     this.socket = wire;
-    this.flush();
   }
 
   /** The wire took everything written: DATA may flow again. */
