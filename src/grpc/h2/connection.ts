@@ -83,6 +83,10 @@ const TURN_MS = 1;
 const TURN_CHECK = 16;
 const MAX_UNREAD = 4 * 1024 * 1024;
 
+/** A PING answer's bytes, and how many share one buffer. */
+const PONG = FRAME_HEADER + 8;
+const PONGS_PER_BUFFER = 256;
+
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
 
@@ -120,6 +124,10 @@ export class H2Connection implements StreamOwner {
   private peerInitialWindow = DEFAULT_WINDOW;
   private peerMaxFrame = MIN_FRAME_SIZE;
   private out: Buffer[] = [];
+  /** PING answers not yet queued: pongs[pongFrom, pongTo). */
+  private pongs = Buffer.alloc(0);
+  private pongFrom = 0;
+  private pongTo = 0;
   private outBytes = 0;
   private flushQueued = false;
   private socketBlocked = false;
@@ -287,8 +295,11 @@ export class H2Connection implements StreamOwner {
   }
 
   private frameAt(buf: Buffer, at: number, length: number): void {
+    const type = buf[at + 3]!;
     const id = buf.readUInt32BE(at + 5) & 0x7fffffff;
-    this.frame(buf[at + 3]!, buf[at + 4]!, id, buf.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
+    // A well-formed PING, the cheapest frame to flood with, is answered from the chunk: no view of it is made.
+    if (type === Type.PING && length === 8 && id === 0 && !this.block) return this.ping(buf[at + 4]!, buf, at + FRAME_HEADER);
+    this.frame(type, buf[at + 4]!, id, buf.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
   }
 
   private checkLength(length: number): void {
@@ -323,14 +334,7 @@ export class H2Connection implements StreamOwner {
       case Type.PING:
         if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PING on a stream.");
         if (p.length !== 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "PING must be 8 bytes.");
-        this.flooding();
-        if (!(flags & Flag.ACK)) {
-          const pong = Buffer.allocUnsafe(FRAME_HEADER + 8);
-          writeHeader(pong, 0, 8, Type.PING, Flag.ACK, 0);
-          p.copy(pong, FRAME_HEADER);
-          this.control(pong);
-        }
-        return;
+        return this.ping(flags, p, 0);
       case Type.GOAWAY:
         if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "GOAWAY on a stream.");
         if (p.length < 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "GOAWAY must be at least 8 bytes.");
@@ -342,6 +346,29 @@ export class H2Connection implements StreamOwner {
         // Unknown frame types are ignored (RFC 9113 §4.1).
         return this.flooding();
     }
+  }
+
+  /** A PING's answer is written beside the others of this turn in one buffer, queued as one view (endPongs). */
+  private ping(flags: number, src: Buffer, at: number): void {
+    this.flooding();
+    if (flags & Flag.ACK) return;
+    if (this.pongTo + PONG > this.pongs.length) {
+      this.endPongs();
+      this.pongs = Buffer.allocUnsafe(PONG * PONGS_PER_BUFFER);
+      this.pongFrom = this.pongTo = 0;
+    }
+    writeHeader(this.pongs, this.pongTo, 8, Type.PING, Flag.ACK, 0);
+    src.copy(this.pongs, this.pongTo + FRAME_HEADER, at, at + 8);
+    this.pongTo += PONG;
+    this.scheduleFlush();
+  }
+
+  /** The PING answers written since the last call go into the queue, in their place among the frames. */
+  private endPongs(): void {
+    if (this.pongTo === this.pongFrom) return;
+    const b = this.pongs.subarray(this.pongFrom, this.pongTo);
+    this.pongFrom = this.pongTo;
+    this.control(b);
   }
 
   private unpad(flags: number, p: Buffer): Buffer {
@@ -567,8 +594,13 @@ export class H2Connection implements StreamOwner {
   // ---- writing
 
   private queue(b: Buffer): void {
+    if (this.pongTo !== this.pongFrom) this.endPongs();
     this.out.push(b);
     this.outBytes += b.length;
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     if (!this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(() => this.flush());
@@ -585,6 +617,7 @@ export class H2Connection implements StreamOwner {
   }
 
   private flush(): void {
+    if (this.pongTo !== this.pongFrom) this.endPongs();
     this.flushQueued = false;
     if (this.out.length === 0 || !this.socket || this.socket.destroyed) {
       this.out = [];
