@@ -547,8 +547,9 @@ export class H2Connection implements StreamOwner {
       if (n === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A WINDOW_UPDATE of 0.");
       this.sendWindow += n;
       if (this.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "The connection window passed 2^31-1.");
-      // Streams waiting for the connection's window are still in the send queue.
-      return this.pump();
+      // Streams waiting for the connection's window are still in the send queue (a flood of these finds it empty).
+      if (this.sendQueue.size) this.pump();
+      return;
     }
     const s = this.streams.get(id);
     if (!s) {
