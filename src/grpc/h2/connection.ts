@@ -58,9 +58,10 @@ const RESET_WINDOW_MS = 10_000;
  * Frames that ask for work without moving a request on (PING, SETTINGS, WINDOW_UPDATE, PRIORITY,
  * empty DATA, unknown types): this many per FLOOD_WINDOW_MS, plus FLOOD_PER_DATA_FRAME per DATA
  * frame we sent in it (each may earn a stream and a connection WINDOW_UPDATE, and a BDP ping
- * from grpc-go, grpc-java and grpc-core clients).
+ * from grpc-go, grpc-java and grpc-core clients). A well-behaved client sends a handful a
+ * second beyond those; each frame past them is work an attacker gets for free.
  */
-const FLOOD_FRAMES = 10_000;
+const FLOOD_FRAMES = 1_000;
 const FLOOD_PER_DATA_FRAME = 4;
 const FLOOD_WINDOW_MS = 1000;
 /**
