@@ -113,8 +113,8 @@ async function run(stalled: boolean): Promise<{ rssMb: number; heapMb: number; b
     }
     // Everything acked (the stopped reader's share once its leases expired), at most 60 s.
     const end = Date.now() + 60_000;
-    while (emu.broker.store.heldMessages > 0 && Date.now() < end) await sleep(250);
-    if (emu.broker.store.heldMessages > 0) console.error(`still held after 60 s: ${emu.broker.store.heldMessages}`);
+    while (emu.broker.held.heldMessages > 0 && Date.now() < end) await sleep(250);
+    if (emu.broker.held.heldMessages > 0) console.error(`still held after 60 s: ${emu.broker.held.heldMessages}`);
     await sleep(1500);
     const after = sample();
     const r = { rssMb: after.rss - before.rss, heapMb: after.heap - before.heap, buffersMb: after.buffers - before.buffers };

@@ -49,6 +49,8 @@ export interface StartOptions {
   /** Where ai_inference transforms send requests: `URL`, or `projects/P/locations/L/endpoints/E=URL`; several as an array. */
   aiInferenceEndpoint?: string | string[];
   aiInferenceTimeoutMs?: number;
+  /** Worker threads that run JavaScript UDFs off the event loop; default 2, 0 runs them on it. */
+  transformWorkers?: number;
   /** Under Node: how long to wait for the child's ready line before failing; default 30000. */
   startTimeoutMs?: number;
 }

@@ -3,7 +3,8 @@
  * from this machine (`bun build --compile --target=…`; Bun fetches each target's runtime from the
  * npm registry, `@oven/bun-<os>-<arch>`, on first use and caches it). The flags are the `build`
  * script's: --splitting keeps lazily imported modules off the start path, and the checkpoint worker
- * is a second entry point, which the compiled binary finds under its embedded root.
+ * and the UDF pool's worker are further entry points, which the compiled binary finds under its
+ * embedded root.
  *
  *   bun run build:release                 all five, into dist/
  *   bun run build:release linux-arm64 …   only those
@@ -29,7 +30,7 @@ export async function buildRelease(targets: ReleaseTarget[], outDir = join(ROOT,
   const built: string[] = [];
   for (const t of targets) {
     const outfile = join(outDir, binaryName(t));
-    const entries = ["src/main.ts", "src/persistence/checkpoint-worker.ts"];
+    const entries = ["src/main.ts", "src/persistence/checkpoint-worker.ts", "src/transforms/udf-worker.ts"];
     const cmd = ["bun", "build", "--compile", `--target=${TARGETS[t]}`, "--bytecode", "--format=esm", "--minify", "--splitting", ...entries, "--outfile", outfile];
     const p = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);

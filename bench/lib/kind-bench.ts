@@ -17,8 +17,9 @@ export const arg = (name: string) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 
-export async function startServer(extra: string[]): Promise<{ target: string; stop(): void }> {
-  const child = spawn("bun", ["src/main.ts", "--host-port", "127.0.0.1:0", "--log-level", "warn", ...extra], { cwd: join(import.meta.dir, "../.."), stdio: ["ignore", "pipe", "inherit"] });
+/** `root`: the checkout whose src/main.ts runs (another commit's worktree for an A/B); this one by default. */
+export async function startServer(extra: string[], root = join(import.meta.dir, "../..")): Promise<{ target: string; stop(): void }> {
+  const child = spawn("bun", ["src/main.ts", "--host-port", "127.0.0.1:0", "--log-level", "warn", ...extra], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("server did not start within 10 s")), 10_000);
     child.stdout!.on("data", (b: Buffer) => {
@@ -29,7 +30,7 @@ export async function startServer(extra: string[]): Promise<{ target: string; st
   return { target: `127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
 }
 
-const cpuMicros = async (target: string) => {
+export const cpuMicros = async (target: string) => {
   const m = (await (await fetch(`http://${target}/metrics.json`)).json()) as { cpuUserMicros: number; cpuSystemMicros: number };
   return m.cpuUserMicros + m.cpuSystemMicros;
 };

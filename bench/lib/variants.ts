@@ -27,8 +27,8 @@ export const VARIANTS: Record<string, Variant> = {
 };
 
 /** firehose's row with the criterion compare uses: no errors (the p99 limit is lib/runner.ts's). */
-export async function firehose(ctx: Ctx, payload: string): Promise<Row> {
-  const r = await firehoseOnce(ctx, payload);
+export async function firehose(ctx: Ctx, payload: string, window?: number, batch?: number): Promise<Row> {
+  const r = await firehoseOnce(ctx, payload, false, window, batch ? { batching: { maxMessages: batch, maxBytes: 9 * 2 ** 20 } } : undefined);
   r.pass = r.errors === 0;
   r.criterion = "no errors";
   return r;

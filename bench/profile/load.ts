@@ -4,10 +4,12 @@
  * pull = unary Pull + Acknowledge), one row each.
  *
  *   bun bench/profile/load.ts firehose|throughput|pull --target host:port [--duration s]
- *   bun bench/profile/load.ts firehose --server ours|reference|pstest [--duration s] [--root DIR]
+ *   bun bench/profile/load.ts firehose --server ours|reference|pstest [--duration s] [--root DIR] [--window n] [--batch n]
+ * --window: firehose's outstanding messages (300; 10000 is a publisher that does not wait, issue 30's measure).
+ * --batch: firehose's client batching.maxMessages (100; up to 1000, the service's limit), maxBytes 9 MiB.
  * With --server it starts that server (fresh, its CPU read from /proc) and stops it after.
  */
-import { VARIANTS } from "../lib/variants.ts";
+import { VARIANTS, firehose } from "../lib/variants.ts";
 import { remoteServer, startServer } from "../lib/server.ts";
 import { finish, type Ctx } from "../lib/report.ts";
 
@@ -24,7 +26,9 @@ const server = kind
   : remoteServer(at("--target")!);
 const target = server.target;
 const ctx: Ctx = { server, target, quick: true, duration: Number(at("--duration")) || null, ceiling: null, repeat: 1, log: () => {} };
-const r = finish(await v.run(ctx));
+const window = Number(at("--window")) || undefined;
+const batch = Number(at("--batch")) || undefined;
+const r = finish(await ((window || batch) && name === "firehose" ? firehose(ctx, "1KB", window, batch) : v.run(ctx)));
 await server.stop();
 console.log(`${v.id} [${kind ?? target}]: ${Math.round(r.msgsPerSec ?? 0)} msg/s, server ${r.serverMicrosPerMsg?.toFixed(2)} µs/msg, p99 ${r.latency.p99?.toFixed(1)} ms, lost ${r.lost} dup ${r.duplicates} err ${r.errors}`);
 process.exit(0);

@@ -1,6 +1,6 @@
 /**
  * Splits a `bun --cpu-prof` profile of the server into layers by the self time of each sample's
- * function: HTTP/2 (Bun's node:http2 and net, or our own: src/grpc/h2/ and the raw front), gRPC (grpc-js, or our src/grpc/lean/), codecs (our hand-written ones,
+ * function: HTTP/2 (Bun's node:http2 and net, or our own: src/grpc/h2/ and the raw front), gRPC (grpc-js, or our src/grpc/call/), codecs (our hand-written ones,
  * protobufjs, proto-loader), the RPC table and the broker (src/rpc, src/core), other of our code,
  * and the rest. A native frame counts in its caller's layer (allocation and the GC it triggers too). Prints the split (shares of the samples: the sampler
  * takes none while the thread waits, so a share is of busy time) and the top functions.
@@ -22,7 +22,7 @@ export function layerOf(f: Frame): Layer {
   if (n === "(idle)") return "idle";
   if (n === "(garbage collector)" || n === "(program)" || n === "(root)") return "runtime / GC / native";
   if (u.includes("/src/grpc/h2/") || u.includes("/src/server/raw-front.ts")) return "HTTP/2 + sockets";
-  if (u.includes("@grpc/grpc-js") || u.includes("/src/grpc/lean/")) return "gRPC layer";
+  if (u.includes("@grpc/grpc-js") || u.includes("/src/grpc/call/")) return "gRPC layer";
   if (u.includes("protobufjs") || u.includes("@grpc/proto-loader") || u.includes("@protobufjs") || u.includes("/src/grpc/codec/")) return "codecs";
   if (/node:(http2|net|stream|_stream|events|internal\/streams|internal\/http2|buffer)/.test(u) || /^node:/.test(u) || u.startsWith("internal:")) return "HTTP/2 + sockets";
   if (u.includes("/src/core/") || u.includes("/src/rpc/")) return "RPC table + broker";

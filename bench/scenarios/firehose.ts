@@ -8,6 +8,7 @@
 import { Flow, flowRow, measured, uniqueName } from "../lib/flow.ts";
 import { meanBytes, payloadFn } from "../lib/payload.ts";
 import type { Ctx, Row } from "../lib/report.ts";
+import type { PublishOptions } from "@google-cloud/pubsub/build/src/publisher";
 
 export const about = "1 topic, 0 subs, closed-loop publish; 1KB/10KB/1MB and the spec's size mixes";
 
@@ -15,25 +16,30 @@ const WINDOW = 300;
 const WINDOW_BYTES = 2 * 2 ** 20;
 const CRITERIA: Record<string, number> = { "1KB": 50, "1MB": 200 }; // p99 publish ms (spec)
 
-/** One payload variant's row, without pass/criterion (run sets the spec's; bench compare's firehose/1KB "no errors"). */
-export async function once(ctx: Ctx, payload: string, kept = false): Promise<Row> {
+/**
+ * One payload variant's row, without pass/criterion (run sets the spec's; bench compare's firehose/1KB "no errors").
+ * `window` (messages; bytes scale with it) replaces the 300: bench/profile/load.ts --window, a publisher that does not wait;
+ * `publisher` the client's batching (--batch).
+ */
+export async function once(ctx: Ctx, payload: string, kept = false, window = WINDOW, publisher?: PublishOptions): Promise<Row> {
+  const windowBytes = window === WINDOW ? WINDOW_BYTES : window * 2048;
   const warm = ctx.quick ? 1 : 3;
   const meas = ctx.duration ?? (ctx.quick ? 3 : 10);
   Bun.gc(true);
-  const flow = await Flow.create({ target: ctx.target, name: uniqueName("fh"), subs: kept ? 1 : 0, listen: false, publishOnly: true });
+  const flow = await Flow.create({ target: ctx.target, name: uniqueName("fh"), subs: kept ? 1 : 0, listen: false, publishOnly: true, publisher });
   try {
     const pay = payloadFn(payload);
-    await flow.closedLoop({ ms: warm * 1000, window: WINDOW, windowBytes: WINDOW_BYTES, payload: pay });
+    await flow.closedLoop({ ms: warm * 1000, window, windowBytes, payload: pay });
     await flow.drain(5000, 30000);
     flow.startMeasuring();
     const [[a, b], res] = await measured(ctx, async () => {
       const a = flow.mark();
-      await flow.closedLoop({ ms: meas * 1000, window: WINDOW, windowBytes: WINDOW_BYTES, payload: pay });
+      await flow.closedLoop({ ms: meas * 1000, window, windowBytes, payload: pay });
       await flow.drain(5000, 30000); // count only completed publishes, and all of them
       return [a, flow.mark()] as const;
     });
     return flowRow({ scenario: "firehose", variant: kept ? `${payload} kept` : payload, flow, a, b, res, kind: "publish",
-      config: { payload, kept, meanBytes: meanBytes(payload), window: WINDOW, windowBytes: WINDOW_BYTES, warmupS: warm, measureS: meas } });
+      config: { payload, kept, meanBytes: meanBytes(payload), window, windowBytes, warmupS: warm, measureS: meas } });
   } finally { await flow.close(); }
 }
 

@@ -8,17 +8,21 @@
  *   bun bench/startup/first-rpc.ts --verbose  # also print the split: listening / first RPC (ms)
  *   bun bench/startup/first-rpc.ts --binary dist/pubsub-emulator   # the compiled binary instead
  *   bun bench/startup/first-rpc.ts --warm     # grpc-js loaded before the spawn: the server's share alone
+ *   bun bench/startup/first-rpc.ts --rss      # also print the server's RSS after the first answer (and 1 s later)
+ *     and its on-CPU time (every thread) from spawn to the first answer: steadier than wall time on a busy host
  *
  * The CreateTopic request is encoded by hand (field 1, name) and the reply is checked by its
  * first byte, so the client loads no protos; grpc-js is imported while the server starts.
  * Exit status 0 only when the RPC succeeded.
  */
 import { resolve } from "node:path";
+import { cpuMs, rssMb } from "./proc.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const rest = process.argv.includes("--rest");
 const http = rest || process.argv.includes("--http");
 const verbose = process.argv.includes("--verbose");
+const rss = process.argv.includes("--rss");
 const binaryAt = process.argv.indexOf("--binary");
 const binary = binaryAt > 0 ? resolve(process.argv[binaryAt + 1] ?? "") : undefined;
 const TIMEOUT_MS = 15_000;
@@ -89,6 +93,12 @@ try {
   await (http ? health(port) : createTopic(port));
   const t2 = Bun.nanoseconds();
   clearTimeout(timer);
+  if (rss) {
+    const cpu = cpuMs(server.pid);
+    const now = rssMb(server.pid);
+    await Bun.sleep(1000);
+    console.log(`server CPU to first answer ${cpu.toFixed(1)} ms, rss after it ${now.toFixed(1)} MB, 1 s later ${rssMb(server.pid).toFixed(1)} MB`);
+  }
   if (verbose) {
     console.log(
       `listening ${((t1 - t0) / 1e6).toFixed(1)} ms, first ${http ? `GET ${httpPath}` : "CreateTopic"} ${((t2 - t1) / 1e6).toFixed(1)} ms, total ${((t2 - t0) / 1e6).toFixed(1)} ms`,

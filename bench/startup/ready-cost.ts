@@ -9,22 +9,14 @@
  *   bun bench/startup/ready-cost.ts 9 bun src/main.ts
  *   bun bench/startup/ready-cost.ts 9 dist/pubsub-emulator
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { cpuMs } from "./proc.ts";
 
 const [runs, ...cmd] = process.argv.slice(2);
 if (!Number(runs) || !cmd.length) {
   console.error("usage: bun bench/startup/ready-cost.ts RUNS COMMAND [ARGS…]");
   process.exit(2);
 }
-
-const cpuMs = (pid: number) =>
-  readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => {
-    try {
-      return sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
-    } catch {
-      return sum; // the thread ended between the listing and the read
-    }
-  }, 0);
 
 async function once(): Promise<number[]> {
   const t0 = Bun.nanoseconds();

@@ -1,13 +1,17 @@
 /**
- * What the emulator's first connection and first call load and run once per process (hpack.js;
- * protobufjs, and its code generation on a first codec) is done when the test API is imported
+ * What the emulator's first start, first connection and first call load and run once per process
+ * (the default gRPC server and its front, which start() imports when chosen; hpack.js; the
+ * descriptor codec's tables of the usual first calls) is done when the test API is imported
  * instead. The server defers it to keep an idle binary small; a test process wants its first call
  * after start() fast, and pays for it while its files load.
  */
-import { serviceDefinition } from "../grpc/definitions.ts";
+import { descriptorCodec } from "../grpc/methods.ts";
+import "../grpc/h2/server.ts";
+import "../server/raw-front.ts";
 
 require("hpack.js");
-// The Topic codec (CreateTopic's request and answer, the usual first call) built and run once.
-const createTopic = serviceDefinition("Publisher").CreateTopic;
-createTopic.responseDeserialize(createTopic.requestSerialize({ name: "projects/p/topics/t", labels: { a: "b" } }));
-createTopic.requestDeserialize(createTopic.responseSerialize({ name: "projects/p/topics/t" }));
+// The Topic and Subscription codecs (CreateTopic and CreateSubscription, the usual first calls) built and run once.
+for (const [service, method, name] of [["Publisher", "CreateTopic", "projects/p/topics/t"], ["Subscriber", "CreateSubscription", "projects/p/subscriptions/s"]] as const) {
+  const codec = descriptorCodec(service, method);
+  codec.requestDeserialize(codec.responseSerialize({ name, labels: { a: "b" } }));
+}

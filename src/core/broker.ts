@@ -22,6 +22,7 @@ import { seekToSnapshot, seekToTime } from "./topic/seek.ts";
 import { Snapshots, type SnapshotResource } from "./topic/snapshots.ts";
 import { MemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
+import type { HeldMemory, HeldStore } from "./store/held-memory.ts";
 import type { TopicResource } from "./resources.ts";
 import type { Subscription, SubscriptionView } from "./subscription/subscription.ts";
 import { Subscriptions } from "./subscription/subscriptions.ts";
@@ -38,8 +39,8 @@ export interface TopicView {
 
 export interface BrokerOptions extends DeliveryOptions<Broker> {
   clock: Clock;
-  /** Where topics, subscriptions, snapshots, schemas, IAM policies and messages are kept; in memory by default. */
-  store?: Store;
+  /** Where topics, subscriptions, snapshots, schemas, IAM policies and messages are kept, and the memory they are held in; in memory by default. */
+  store?: HeldStore;
   /** Most messages in one Pull or StreamingPull response. */
   maxMessagesPerResponse?: number;
   /** How long a stream waits to fill a response after a publish; 0 sends at once. */
@@ -61,6 +62,12 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
   /** Per-project resource limits; the real service's where not given. */
   quotas?: Partial<ProjectQuotas>;
   /**
+   * How long a Publish's answer waits for the subscriptions' transforms that run at publish (the
+   * server bounds it on a real timer, so a UDF at its time limit on every message cannot hold a
+   * publisher past its deadline into a retry); without it, until they are done.
+   */
+  answerWait?: (prepared: Promise<unknown>) => Promise<unknown>;
+  /**
    * Causal delivery: how a publish's wake-up of its subscriptions is put off until the publisher
    * has its answer (a real timer, src/core/topic/causal-wake.ts); without it they are woken at once.
    */
@@ -70,6 +77,8 @@ export interface BrokerOptions extends DeliveryOptions<Broker> {
 export class Broker {
   readonly clock: Clock;
   readonly store: Store;
+  /** What the store holds in memory: the memory budget reads it, the server tunes its views. */
+  readonly held: HeldMemory;
   readonly quotas: ProjectQuotas;
   readonly memory: MemoryBudget;
   readonly schemas: SchemaRegistry;
@@ -83,13 +92,15 @@ export class Broker {
   constructor(o: BrokerOptions) {
     this.clock = o.clock;
     this.transforms = new TransformBindings(o.transforms ?? null, () => o.clock.now(), o.compression ?? null, o.inference ?? null);
-    this.store = o.store ?? new MemoryStore();
+    const store = o.store ?? new MemoryStore();
+    this.store = store;
+    this.held = store;
     const wake = o.deferDelivery ? new CausalWake(o.deferDelivery) : null;
     this.quotas = projectQuotas(o.quotas);
     const events = () => this.observers.current;
     this.snapshots = new Snapshots(this.store, this.clock, events, this.quotas.snapshots);
     this.memory = o.memory ?? new MemoryBudget({ maxBytes: Infinity, now: () => o.clock.now() });
-    this.memory.track(this.store);
+    this.memory.track(this.held);
     this.schemas = new SchemaRegistry(o.clock, this.store, this.quotas.schemas);
     this.schemas.onDelete = (name) => {
       this.iam.drop(name);
@@ -103,6 +114,7 @@ export class Broker {
       memory: this.memory,
       schemas: new TopicSchemas(this.schemas),
       snapshots: this.snapshots,
+      answerWait: o.answerWait,
     });
     this.subscriptions = new Subscriptions({
       ...shared,
@@ -286,8 +298,8 @@ export class Broker {
       snapshots: this.snapshots.size,
       backlog,
       outstanding,
-      heldMessages: this.store.heldMessages,
-      heldBytes: this.store.heldBytes,
+      heldMessages: this.held.heldMessages,
+      heldBytes: this.held.heldBytes,
     };
   }
 

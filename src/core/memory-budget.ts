@@ -51,7 +51,7 @@ export interface MemoryGauge {
   hard?: number;
 }
 
-/** What the budget reads: the store's count of held messages and their bytes. */
+/** What the budget reads of the held-memory port (store/held-memory.ts): held messages and their bytes. */
 export interface HeldSource {
   readonly heldMessages: number;
   readonly heldBytes: number;

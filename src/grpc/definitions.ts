@@ -1,12 +1,12 @@
 /**
- * The served services' grpc-js definitions, built from the descriptor's JSON without parsing it
+ * The served services' method definitions (grpc-js's shape, plain data, which its server takes
+ * as they are; no grpc-js type here, so our own servers' tables are ours), built from the descriptor's JSON without parsing it
  * into protobufjs at start: a method's protobufjs codec (every RPC without a hand-written one) is
  * made on its first call, from the part of the descriptor its types reach. What serving needs
  * before the ready line is the paths and stream flags; protobufjs and the 40 ms of proto-loader's
  * reflection data (used by no server) stay out of the start. The codecs are proto-loader's own:
  * toObject with the options of proto.ts on decode, fromObject + encode on encode.
  */
-import type * as grpc from "@grpc/grpc-js";
 import type protobuf from "protobufjs";
 import descriptor from "../../protos/descriptor.json" with { type: "json" };
 import { SERVICES, serviceMethods, type ServiceName } from "../rpc/services.ts";
@@ -31,6 +31,21 @@ function lazyType(service: ServiceName, method: string, side: "request" | "respo
   };
 }
 
+/** One method: its path, shape and proto-loader codecs. */
+export interface MethodDefinition {
+  path: string;
+  requestStream: boolean;
+  responseStream: boolean;
+  // Method syntax: a hand-written codec (methods.ts) takes or gives the one shape of its method.
+  requestSerialize(v: unknown): Buffer;
+  requestDeserialize(b: Buffer): unknown;
+  responseSerialize(v: unknown): Buffer;
+  responseDeserialize(b: Buffer): unknown;
+  originalName: string;
+}
+
+export type ServiceDefinition = Record<string, MethodDefinition>;
+
 function serializer(type: () => protobuf.Type): (v: unknown) => Buffer {
   return (v) => {
     const cls = type();
@@ -46,9 +61,9 @@ function deserializer(type: () => protobuf.Type): (b: Buffer) => unknown {
   };
 }
 
-/** The grpc-js definition of one served service (what `services[s]` of proto.ts holds, minus reflection data). */
-export function serviceDefinition(service: ServiceName): grpc.ServiceDefinition {
-  const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+/** The definition of one served service (what `services[s]` of proto.ts holds, minus reflection data). */
+export function serviceDefinition(service: ServiceName): ServiceDefinition {
+  const out: ServiceDefinition = {};
   for (const [name, m] of Object.entries(serviceMethods(service))) {
     const req = lazyType(service, name, "request");
     const res = lazyType(service, name, "response");
@@ -63,5 +78,5 @@ export function serviceDefinition(service: ServiceName): grpc.ServiceDefinition 
       originalName: name[0]!.toLowerCase() + name.slice(1),
     };
   }
-  return out as grpc.ServiceDefinition;
+  return out;
 }

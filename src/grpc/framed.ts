@@ -5,7 +5,7 @@
  * messages that is a second megabyte allocated and copied per response (≈ 10 % of the server's
  * time end to end in the profile). Our encoders allocate the 5 bytes in front themselves
  * (framedBody) and the patched serializeMessage sends the whole buffer as it is; any other
- * response takes grpc-js's own path unchanged. The lean server (lean/) frames with withFrame().
+ * response takes grpc-js's own path unchanged. Our call layer (call/, under the raw and lean servers) frames with withFrame().
  */
 const framed = new WeakSet<Uint8Array>();
 

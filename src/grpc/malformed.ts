@@ -13,14 +13,17 @@ export class BadField extends Error {}
 export const invalidUtf8 = (field: string) =>
   new BadField(`Invalid UTF-8 in the ${field} field: string fields must be valid UTF-8.`);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function malformedSafe(decode: (b: Buffer) => any): (b: Buffer) => any {
+/**
+ * A decoder that never throws: what does not decode becomes a marker, typed as the request so a
+ * handler's first step (checkDecoded) is where it turns into INVALID_ARGUMENT.
+ */
+export function malformedSafe<T>(decode: (b: Buffer) => T): (b: Buffer) => T {
   return (b) => {
     try {
       return decode(b);
     } catch (e) {
       const why = e instanceof BadField ? e.message : `The request could not be decoded as a protocol buffer: ${(e as Error).message}.`;
-      return { [MALFORMED]: why };
+      return { [MALFORMED]: why } as T;
     }
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The bodies of the two probe answers, `GET /` (as the gcloud emulator gives it) and
  * `GET /health`, for the answers that do not go through admin/health.ts: the raw front's HTTP/1.1
- * fast path (server/quick-health.ts) and an HTTP/2 request to the gRPC routes (grpc/lean/routes.ts).
+ * fast path (server/quick-health.ts) and an HTTP/2 request to the gRPC routes (grpc/call/routes.ts).
  */
 export const ROOT_BODY = "Ok\n";
 export const HEALTH_BODY = '{"status":"ok"}';

@@ -8,18 +8,12 @@
  * frames written since, on its own connection between two commits: then everything is
  * checkpointed and the next commit writes from the start of the file again.
  */
-import { fileURLToPath } from "node:url";
 import { log } from "../runtime/log.ts";
+import { workerEntryOf } from "../runtime/worker-entry.ts";
 
-/**
- * The worker's entry: next to this file from source; in the compiled binary, where the build
- * embeds it as a second entry point (package.json's build) and this code sits in a chunk at the
- * bundle's root, at its path under that root — `/$bunfs/root/` on Linux and macOS,
- * `B:\~BUN\root\` on Windows (whose URL may spell `~` as `%7E`).
- */
+/** The worker's entry (runtime/worker-entry.ts: from source, or in the compiled binary). */
 export function workerEntry(moduleUrl = import.meta.url): string | URL {
-  if (!/\$bunfs|~BUN|%7EBUN/i.test(moduleUrl)) return new URL("./checkpoint-worker.ts", moduleUrl);
-  return fileURLToPath(new URL("./persistence/checkpoint-worker.js", moduleUrl), { windows: /^file:\/\/\/[A-Za-z]:/.test(moduleUrl) });
+  return workerEntryOf(moduleUrl, "./checkpoint-worker.ts", "./persistence/checkpoint-worker.js");
 }
 
 import type { Database } from "bun:sqlite";

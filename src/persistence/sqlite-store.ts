@@ -1,6 +1,6 @@
 /**
- * The durable store (--data-dir): the in-memory store's objects and accounting, written through
- * to SQLite. Every core call that changes state is one transaction, committed before the call
+ * The durable store (--data-dir): it holds an in-memory store (the messages' objects, the logs,
+ * the holder counts and so the held-memory port) and writes every change through to SQLite. Every core call that changes state is one transaction, committed before the call
  * returns, so an RPC never answers before its change is in the WAL: Publish's ids and a returned
  * Acknowledge survive a kill of the process. A message row exists while something holds it.
  */
@@ -9,8 +9,9 @@ import type { Delivery, MessageInput, StoredMessage } from "../core/message.ts";
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
 import { HeldMessage, MemoryStore } from "../core/store/memory-store.ts";
 import type { Policy } from "../core/iam.ts";
-import type { EntryState, SnapshotRecord, StoreContents, StoredRevision } from "../core/store/store.ts";
-import { Deque } from "../core/deque.ts";
+import type { Clock } from "../core/clock.ts";
+import type { HeldMemory } from "../core/store/held-memory.ts";
+import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "../core/store/store.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { DiskFaults } from "./disk-faults.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
@@ -29,10 +30,12 @@ const isEmpty = (o: Readonly<Record<string, string>>) => {
   return true;
 };
 
-export class SqliteStore extends MemoryStore {
+export class SqliteStore implements Store, HeldMemory {
   /** The data dir, and the database file in it. */
   readonly dir: string;
   readonly file: string;
+  /** The messages in memory, their logs, holder counts and ids: every read is answered from it. */
+  private mem: MemoryStore;
   private db: Database;
   private lock: Database;
   private checkpointer: Checkpointer | null = null;
@@ -67,7 +70,6 @@ export class SqliteStore extends MemoryStore {
   }
 
   private constructor(opened: OpenedDataDir, dir: string, checkpointWorker: boolean) {
-    super();
     const db = (this.db = opened.db);
     this.lock = opened.lock;
     this.dir = dir;
@@ -77,21 +79,9 @@ export class SqliteStore extends MemoryStore {
     this.q = prepare(db);
     this.topicIds = l.topicIds;
     this.subIds = l.subIds;
-    this.nextSeq = this.reservedSeq = l.nextSeq;
+    this.mem = new MemoryStore((this.reservedSeq = l.nextSeq));
     this.restored = l.contents;
-    for (const [topic, msgs] of l.logs) {
-      const q = new Deque<HeldMessage>();
-      for (const m of msgs) {
-        this.hold(m);
-        q.push(m);
-      }
-      this.logs.set(topic, q);
-    }
-    for (const s of l.contents.subscriptions) for (const e of s.entries) this.hold(e.msg as HeldMessage);
-    for (const s of l.contents.snapshots) {
-      for (const m of s.backlog) this.hold(m as HeldMessage);
-      this.snapshots.set(s.name, s);
-    }
+    this.mem.restore(l.logs, l.contents);
     const epoch = l.epoch + 1;
     this.ackPrefix = `${epoch.toString(36)}-`;
     this.transaction(() => {
@@ -130,12 +120,34 @@ export class SqliteStore extends MemoryStore {
     return rows.map((r) => ({ seq: r.seq, attempts: r.attempts, acked: r.acked === 1 }));
   }
 
-  override nextAckId(): string {
-    return this.ackPrefix + super.nextAckId();
+  // ---- ids, and the held-memory port (the in-memory store's) ----
+
+  get nextSeq(): number {
+    return this.mem.nextSeq;
+  }
+
+  nextAckId(): string {
+    return this.ackPrefix + this.mem.nextAckId();
+  }
+
+  get heldMessages(): number {
+    return this.mem.heldMessages;
+  }
+
+  get heldBytes(): number {
+    return this.mem.heldBytes;
+  }
+
+  get pinnedBytes(): number {
+    return this.mem.pinnedBytes;
+  }
+
+  keepViews(clock: Clock | null, collect?: () => void): void {
+    this.mem.keepViews(clock, collect);
   }
 
   /** One operation's writes, committed before it returns; a disk fault refuses it (disk-faults.ts). */
-  override transaction<T>(fn: () => T): T {
+  transaction<T>(fn: () => T): T {
     if (this.inTransaction || this.closed) return fn();
     this.faults.gate();
     this.inTransaction = true;
@@ -162,15 +174,15 @@ export class SqliteStore extends MemoryStore {
   }
 
   /** Hands over what the last run left, once (the broker rebuilds from it at construction). */
-  override contents(): StoreContents {
-    const c = this.restored ?? super.contents();
+  contents(): StoreContents {
+    const c = this.restored ?? this.mem.contents();
     this.restored = null;
     return c;
   }
 
   // ---- resource records ----
 
-  override putTopic(topic: TopicResource): void {
+  putTopic(topic: TopicResource): void {
     const id = this.topicIds.get(topic.name);
     const config = JSON.stringify(topic);
     this.transaction(() => {
@@ -179,9 +191,9 @@ export class SqliteStore extends MemoryStore {
     });
   }
 
-  override deleteTopic(name: string): void {
+  deleteTopic(name: string): void {
     const id = this.topicIds.get(name);
-    const logged = [...this.logged(name)];
+    const logged = [...this.mem.logged(name)];
     this.transaction(() => {
       if (id === undefined) return;
       this.q.delTopic.run(id);
@@ -189,10 +201,10 @@ export class SqliteStore extends MemoryStore {
       for (const m of logged) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
     });
     this.topicIds.delete(name);
-    super.deleteTopic(name);
+    this.mem.deleteTopic(name);
   }
 
-  override putSubscription(sub: SubscriptionResource, createdSeq: number): void {
+  putSubscription(sub: SubscriptionResource, createdSeq: number): void {
     const id = this.subIds.get(sub.name);
     const config = JSON.stringify(sub);
     this.transaction(() => {
@@ -201,7 +213,7 @@ export class SqliteStore extends MemoryStore {
     });
   }
 
-  override deleteSubscription(name: string): void {
+  deleteSubscription(name: string): void {
     const id = this.subIds.get(name);
     if (id === undefined) return;
     this.transaction(() => {
@@ -211,61 +223,61 @@ export class SqliteStore extends MemoryStore {
     this.subIds.delete(name);
   }
 
-  override putSnapshot(s: SnapshotRecord): void {
+  putSnapshot(s: SnapshotRecord): void {
     const labels = JSON.stringify(s.labels);
-    const exists = this.snapshots.has(s.name);
+    const exists = this.mem.snapshot(s.name) !== undefined;
     this.transaction(() => {
       if (exists) return void this.q.setSnapshot.run(s.topic, s.expireTime, labels, s.name);
       for (const m of s.backlog) if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
       this.q.insSnapshot.run(s.name, s.topic, s.expireTime, labels, s.fromSeq, packSeqs(s.backlog));
     });
-    super.putSnapshot(s);
+    this.mem.putSnapshot(s);
   }
 
-  override deleteSnapshot(name: string): void {
-    const s = this.snapshots.get(name);
+  deleteSnapshot(name: string): void {
+    const s = this.mem.snapshot(name);
     if (!s) return;
     this.transaction(() => {
       this.q.delSnapshot.run(name);
       for (const m of s.backlog) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
     });
-    super.deleteSnapshot(name);
+    this.mem.deleteSnapshot(name);
   }
 
-  override putSchema(name: string, revisions: readonly StoredRevision[]): void {
+  putSchema(name: string, revisions: readonly StoredRevision[]): void {
     this.transaction(() => void this.q.putSchema.run(name, JSON.stringify(revisions)));
   }
 
-  override deleteSchema(name: string): void {
+  deleteSchema(name: string): void {
     this.transaction(() => void this.q.delSchema.run(name));
   }
 
-  override putPolicy(resource: string, { version, bindings, auditConfigs, etag }: Policy): void {
+  putPolicy(resource: string, { version, bindings, auditConfigs, etag }: Policy): void {
     this.transaction(() => void this.q.putPolicy.run(resource, JSON.stringify({ version, bindings, auditConfigs }), etag));
   }
 
-  override deletePolicy(resource: string): void {
+  deletePolicy(resource: string): void {
     this.transaction(() => void this.q.delPolicy.run(resource));
   }
 
   // ---- the log ----
 
   /** Skipped seqs are reserved like appended ones, so an id given to a filtered message is never reused. */
-  override skipSeqs(n: number): number {
-    const first = super.skipSeqs(n);
+  skipSeqs(n: number): number {
+    const first = this.mem.skipSeqs(n);
     this.transaction(() => this.reserveSeqs());
     return first;
   }
 
   private reserveSeqs(): void {
-    if (this.nextSeq > this.reservedSeq) {
-      this.reservedSeq = this.nextSeq + SEQ_BLOCK;
+    if (this.mem.nextSeq > this.reservedSeq) {
+      this.reservedSeq = this.mem.nextSeq + SEQ_BLOCK;
       this.q.setMeta.run(this.reservedSeq, "next_seq");
     }
   }
 
-  override append(topic: string, inputs: readonly MessageInput[], sizes: readonly number[], publishTime: number, log: boolean): StoredMessage[] {
-    const out = super.append(topic, inputs, sizes, publishTime, log);
+  append(topic: string, inputs: readonly MessageInput[], sizes: readonly number[], publishTime: number, log: boolean): StoredMessage[] {
+    const out = this.mem.append(topic, inputs, sizes, publishTime, log);
     this.transaction(() => {
       this.reserveSeqs();
       if (!log) return;
@@ -275,9 +287,13 @@ export class SqliteStore extends MemoryStore {
     return out;
   }
 
-  override trimLog(topic: string, drop: (msg: StoredMessage) => boolean): StoredMessage | undefined {
+  logged(topic: string): Iterable<StoredMessage> {
+    return this.mem.logged(topic);
+  }
+
+  trimLog(topic: string, drop: (msg: StoredMessage) => boolean): StoredMessage | undefined {
     const dropped: StoredMessage[] = [];
-    const oldest = super.trimLog(topic, (m) => drop(m) && dropped.push(m) > 0);
+    const oldest = this.mem.trimLog(topic, (m) => drop(m) && dropped.push(m) > 0);
     if (dropped.length) {
       this.transaction(() => {
         for (const m of dropped) {
@@ -291,7 +307,7 @@ export class SqliteStore extends MemoryStore {
 
   // ---- subscription state ----
 
-  override addEntries(sub: string, msgs: readonly StoredMessage[]): void {
+  addEntries(sub: string, msgs: readonly StoredMessage[]): void {
     const id = this.subId(sub);
     this.transaction(() => {
       const ins = this.q.insEntry;
@@ -301,10 +317,10 @@ export class SqliteStore extends MemoryStore {
         ins.run(id, m.seq);
       }
     });
-    super.addEntries(sub, msgs);
+    this.mem.addEntries(sub, msgs);
   }
 
-  override recordDeliveries(sub: string, deliveries: readonly Delivery[]): void {
+  recordDeliveries(sub: string, deliveries: readonly Delivery[]): void {
     // Attempt counts are kept in memory; while the disk refuses writes they are not stored (a
     // restart may count fewer), so deliveries go on and acks can drain what is held.
     if (this.faults.faulted) return;
@@ -319,14 +335,14 @@ export class SqliteStore extends MemoryStore {
     }
   }
 
-  override updateEntries(sub: string, entries: readonly EntryState[]): void {
+  updateEntries(sub: string, entries: readonly EntryState[]): void {
     const id = this.subId(sub);
     this.transaction(() => {
       for (const e of entries) this.q.setAcked.run(e.acked ? 1 : 0, id, e.msg.seq);
     });
   }
 
-  override removeEntries(sub: string, entries: readonly EntryState[]): void {
+  removeEntries(sub: string, entries: readonly EntryState[]): void {
     const id = this.subId(sub);
     this.transaction(() => {
       const del = this.q.delEntry;
@@ -337,7 +353,7 @@ export class SqliteStore extends MemoryStore {
         if (m.refs === 1) delMsg.run(m.seq);
       }
     });
-    super.removeEntries(sub, entries);
+    this.mem.removeEntries(sub, entries);
   }
 
   private subId(name: string): number {

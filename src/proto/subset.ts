@@ -36,7 +36,7 @@ function index(root: Node): Map<string, Node> {
 const cache = new WeakMap<Node, Map<string, Node>>();
 
 /** Resolves `ref` as seen from the type `from` (a full name), or null. */
-function resolve(types: Map<string, Node>, from: string, ref: string): string | null {
+export function resolveIn(types: ReadonlyMap<string, unknown>, from: string, ref: string): string | null {
   if (ref.startsWith(".")) return types.has(ref.slice(1)) ? ref.slice(1) : null;
   for (let scope = from; ; scope = scope.slice(0, Math.max(0, scope.lastIndexOf(".")))) {
     const name = scope ? `${scope}.${ref}` : ref;
@@ -77,7 +77,7 @@ export function subsetFor(root: Node, typeName: string): Json {
     keep.add(name);
     for (const f of Object.values(node.fields ?? {})) {
       if (SCALARS.has(f.type)) continue;
-      const target = resolve(types, name, f.type);
+      const target = resolveIn(types, name, f.type);
       if (!target) throw new Error(`descriptor: ${name} refers to unknown type ${f.type}`);
       todo.push(target);
     }
@@ -110,7 +110,7 @@ export function methodType(root: Node, service: string, method: string, side: "r
   const m = (ns as { methods?: Record<string, { requestType: string; responseType: string }> } | undefined)?.methods?.[method];
   if (!m) throw new Error(`descriptor has no method ${service}.${method}`);
   const ref = side === "request" ? m.requestType : m.responseType;
-  const found = resolve(types, service, ref);
+  const found = resolveIn(types, service, ref);
   if (!found) throw new Error(`descriptor: ${service}.${method} refers to unknown type ${ref}`);
   return found;
 }

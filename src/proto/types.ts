@@ -47,15 +47,24 @@ export interface EnumType {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Node = Record<string, any>;
 
-/** Every namespace, message and enum node by fully-qualified name. */
-const nodes = new Map<string, Node>();
-(function index(node: Node, prefix: string): void {
-  for (const [name, child] of Object.entries((node.nested ?? {}) as Record<string, Node>)) {
-    const full = prefix ? `${prefix}.${name}` : name;
-    nodes.set(full, child);
-    index(child, full);
-  }
-})(descriptor as Node, "");
+/**
+ * Every namespace, message and enum node by fully-qualified name: built on first use, since the
+ * server imports this module at start (transforms/ai-inference.ts → well-known.ts) and most runs
+ * never read a type through it.
+ */
+let indexed: Map<string, Node> | undefined;
+function nodes(): Map<string, Node> {
+  if (indexed) return indexed;
+  const out = (indexed = new Map<string, Node>());
+  (function index(node: Node, prefix: string): void {
+    for (const [name, child] of Object.entries((node.nested ?? {}) as Record<string, Node>)) {
+      const full = prefix ? `${prefix}.${name}` : name;
+      out.set(full, child);
+      index(child, full);
+    }
+  })(descriptor as Node, "");
+  return out;
+}
 
 /** camelCase → snake_case, the inverse of protoc's JSON-name rule for the names these protos use. */
 export const snakeCase = (camel: string) => camel.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
@@ -66,7 +75,7 @@ function resolve(ref: string, scope: string): string {
   const parts = scope.split(".");
   for (let i = parts.length; i >= 0; i--) {
     const candidate = [...parts.slice(0, i), ref].join(".");
-    if (nodes.has(candidate)) return candidate;
+    if (nodes().has(candidate)) return candidate;
   }
   throw new Error(`type ${ref} referenced from ${scope} is not in the descriptor`);
 }
@@ -77,7 +86,7 @@ const enums = new Map<string, EnumType>();
 export function messageType(fullName: string): MessageType {
   let t = messages.get(fullName);
   if (t) return t;
-  const node = nodes.get(fullName);
+  const node = nodes().get(fullName);
   if (!node?.fields) throw new Error(`${fullName} is not a message in the descriptor`);
   const oneofOf = new Map<string, string>();
   for (const [oneof, o] of Object.entries((node.oneofs ?? {}) as Record<string, { oneof: string[] }>)) {
@@ -88,7 +97,7 @@ export function messageType(fullName: string): MessageType {
   for (const [name, f] of Object.entries(node.fields as Record<string, Node>)) {
     const scalar = SCALARS.has(f.type);
     const type = scalar ? f.type : resolve(f.type, fullName);
-    const kind = scalar ? "scalar" : nodes.get(type)?.values ? "enum" : "message";
+    const kind = scalar ? "scalar" : nodes().get(type)?.values ? "enum" : "message";
     const oneof = oneofOf.get(name);
     const info: FieldInfo = {
       name,
@@ -113,7 +122,7 @@ export function messageType(fullName: string): MessageType {
 export function enumType(fullName: string): EnumType {
   let t = enums.get(fullName);
   if (t) return t;
-  const values = nodes.get(fullName)?.values as Record<string, number> | undefined;
+  const values = nodes().get(fullName)?.values as Record<string, number> | undefined;
   if (!values) throw new Error(`${fullName} is not an enum in the descriptor`);
   t = {
     fullName,

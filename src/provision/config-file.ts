@@ -20,7 +20,8 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import type { SubscriptionResource } from "../core/resources.ts";
 import { subscriptionFromProto, topicFromProto } from "../rpc/convert.ts";
-import type { ProtoObject } from "../rpc/table.ts";
+import type { Topic__Output } from "../../protos/types/google/pubsub/v1/Topic";
+import type { Subscription__Output } from "../../protos/types/google/pubsub/v1/Subscription";
 import { ProvisionError, expandName, type Plan } from "./plan.ts";
 import { messageFromJson } from "../proto/json.ts";
 import { PubSubError } from "../core/errors.ts";
@@ -58,8 +59,8 @@ export function planFromDocument(doc: unknown, source: string): Plan {
     for (const [i, t] of list(p.topics, `${at}.topics`, bad).entries()) {
       const tAt = `${at}.topics[${i}]`;
       const { fields, nested } = split(t, tAt, bad);
-      const proto = convert("google.pubsub.v1.Topic", fields, tAt, bad);
-      proto.name = expandName(project, "topics", proto.name);
+      const proto = convert<Topic__Output>("google.pubsub.v1.Topic", fields, tAt, bad);
+      proto.name = expandName(project, "topics", proto.name ?? "");
       plan.topics.push({ where: `${source}: ${tAt} (${proto.name})`, resource: topicFromProto(proto) });
       for (const [j, s] of list(nested, `${tAt}.subscriptions`, bad).entries()) {
         plan.subscriptions.push(subscription(project, s, `${tAt}.subscriptions[${j}]`, source, bad, proto.name));
@@ -94,10 +95,11 @@ function split(entry: unknown, at: string, bad: Bad): { fields: Record<string, u
   return { fields, nested };
 }
 
-function convert(type: string, fields: Record<string, unknown>, at: string, bad: Bad): ProtoObject {
+/** The entry read as REST reads a message of `type` (proto-loader's shape of it). */
+function convert<T>(type: string, fields: Record<string, unknown>, at: string, bad: Bad): T {
   if (typeof fields.name !== "string" || !fields.name) throw bad(`${at}.name`, "is required");
   try {
-    return messageFromJson(type, fields);
+    return messageFromJson(type, fields) as T;
   } catch (e) {
     if (e instanceof PubSubError) throw bad(`${at} (${fields.name})`, e.message);
     throw e;
@@ -107,8 +109,8 @@ function convert(type: string, fields: Record<string, unknown>, at: string, bad:
 function subscription(project: string, entry: unknown, at: string, source: string, bad: Bad, topic?: string) {
   if (isObject(entry) && "subscriptions" in entry) throw bad(`${at}.subscriptions`, "unknown field of Subscription");
   const { fields } = split(entry, at, bad);
-  const proto = convert("google.pubsub.v1.Subscription", fields, at, bad);
-  proto.name = expandName(project, "subscriptions", proto.name);
+  const proto = convert<Subscription__Output>("google.pubsub.v1.Subscription", fields, at, bad);
+  proto.name = expandName(project, "subscriptions", proto.name ?? "");
   if (topic !== undefined) {
     if (proto.topic && expandName(project, "topics", proto.topic) !== topic) throw bad(`${at}.topic`, `is nested under ${topic} but names ${proto.topic}`);
     proto.topic = topic;

@@ -5,7 +5,7 @@
  */
 import type { DeliveryBatch } from "../core/delivery/delivery-batch.ts";
 import type { MessageInput } from "../core/message.ts";
-import type { PublishRequest } from "../rpc/publisher.ts";
+import type { PublishRequest } from "../rpc/contract.ts";
 import { messageJson } from "../proto/message-json.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

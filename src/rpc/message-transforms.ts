@@ -6,21 +6,21 @@
  */
 import type { Broker } from "../core/broker.ts";
 import type { ChainResult } from "../core/stages/transforms.ts";
-import type { ProtoObject, UnaryRpc } from "./contract.ts";
+import type { ServiceRpcs, TransformedMessage } from "./contract.ts";
 
-function transformedToProto(r: ChainResult): ProtoObject {
+function transformedToProto(r: ChainResult): TransformedMessage {
   if (r.kind === "filtered") return { filteredMessage: {} };
   if (r.kind === "failed") return { failedMessage: { error: { code: 3, message: `Message transform "${r.step}" failed: ${r.error}` } } };
   return { transformedMessage: { data: r.data, attributes: r.attributes } };
 }
 
-export function messageTransformRpcs(broker: Broker): Record<string, UnaryRpc> {
+export function messageTransformRpcs(broker: Broker): ServiceRpcs<"Projects"> {
   return {
-    ValidateMessageTransform: (req: ProtoObject) => {
+    ValidateMessageTransform: (req) => {
       broker.validateTransform(req.project, req.messageTransform);
       return {};
     },
-    TestMessageTransforms: (req: ProtoObject) => {
+    TestMessageTransforms: (req) => {
       const m = req.message ?? {};
       const results = broker.testTransforms(
         req.project,

@@ -1,23 +1,26 @@
 /**
  * The transport-neutral RPC table: one plain function per RPC, keyed "Service.Method" (short
- * service names: Publisher, Subscriber, SchemaService, IAMPolicy). Requests and results are the
- * proto messages as proto-loader shapes them (camelCase fields, Duration/Timestamp objects), except
- * the hot RPCs, whose hand-written codecs hand over core inputs and take core delivery batches.
- * gRPC and REST register this table; push, fault injection and the dashboard wrap it.
+ * service names: Publisher, Subscriber, SchemaService, IAMPolicy), typed by contract.ts. Requests
+ * and results are the proto messages as proto-loader shapes them (camelCase fields,
+ * Duration/Timestamp objects), except the hot RPCs, whose hand-written codecs hand over core
+ * inputs and take core delivery batches. gRPC and REST register this table; the middlewares
+ * listed here wrap it for both, and push and the dashboard call it.
  */
 import type { Broker } from "../core/broker.ts";
-import { StreamSession, type StreamRequest, type StreamSink } from "../core/delivery/stream-session.ts";
+import { StreamSession } from "../core/delivery/stream-session.ts";
 import { iamRpcs } from "./iam.ts";
 import { messageTransformRpcs } from "./message-transforms.ts";
 import { publisherRpcs } from "./publisher.ts";
 import { schemaRpcs } from "./schema.ts";
 import { subscriberRpcs } from "./subscriber.ts";
 import { unimplementedRpcs } from "./unimplemented.ts";
+import type { RpcTable, UnaryRpc } from "./contract.ts";
+import { compose } from "./middleware/compose.ts";
+import type { FaultRegistry } from "./middleware/faults.ts";
+import { loadsTransformEngine } from "./middleware/transform-engine.ts";
+import { withFaults } from "./middleware/with-faults.ts";
 
-import type { ProtoObject, RpcTable, UnaryRpc } from "./contract.ts";
-import { hasJavaScriptUdf } from "../core/stages/transforms.ts";
-
-export { NO_CONTEXT, type CallContext, type ProtoObject, type RpcTable, type StreamHandle, type UnaryRpc } from "./contract.ts";
+export { NO_CONTEXT, type CallContext, type RpcTable, type StreamHandle, type UnaryRpc } from "./contract.ts";
 
 /** The RPCs that have a handler, by "Service.Method". */
 export function implementedRpcs(broker: Broker): Map<string, UnaryRpc> {
@@ -33,34 +36,16 @@ export function implementedRpcs(broker: Broker): Map<string, UnaryRpc> {
   return unary;
 }
 
-/** The RPCs that may carry message_transforms (the request itself, or its topic / subscription). */
-const TRANSFORM_CARRIERS = ["Publisher.CreateTopic", "Publisher.UpdateTopic", "Subscriber.CreateSubscription", "Subscriber.UpdateSubscription"];
-
-/** Only JavaScript UDFs need the engine; compression steps run without it. */
-const carriesTransforms = (req: ProtoObject | null | undefined): boolean =>
-  hasJavaScriptUdf(req?.messageTransforms) || hasJavaScriptUdf(req?.topic?.messageTransforms) || hasJavaScriptUdf(req?.subscription?.messageTransforms);
-
-/**
- * The transform engine is loaded on the first request that needs it, before the broker (which is
- * synchronous) sees that request; until then no RPC pays anything for it.
- */
-function loadEngineFirst(broker: Broker, unary: Map<string, UnaryRpc>): void {
-  const wrap = (name: string, needs: (req: ProtoObject) => boolean) => {
-    const fn = unary.get(name);
-    if (!fn) return;
-    unary.set(name, (req, ctx) => {
-      if (broker.transformEngine || !needs(req)) return fn(req, ctx);
-      return broker.ensureTransformEngine().then(() => fn(req, ctx));
-    });
-  };
-  for (const name of TRANSFORM_CARRIERS) wrap(name, carriesTransforms);
-  for (const name of ["Projects.ValidateMessageTransform", "Projects.TestMessageTransforms"]) wrap(name, () => true);
+export interface TableOptions {
+  /** The operator API's injected faults (absent: none can be injected). */
+  faults?: FaultRegistry;
 }
 
-export function createRpcTable(broker: Broker): RpcTable {
+export function createRpcTable(broker: Broker, o: TableOptions = {}): RpcTable {
   const unary = implementedRpcs(broker);
-  loadEngineFirst(broker, unary);
   // A method a refreshed proto adds answers UNIMPLEMENTED on every transport until it has a handler.
   for (const [name, fn] of unimplementedRpcs()) if (!unary.has(name)) unary.set(name, fn);
-  return { unary, openStream: (first, sink) => new StreamSession(broker.subscriptions, first, sink) };
+  const table: RpcTable = { unary, openStream: (first, sink) => new StreamSession(broker.subscriptions, first, sink) };
+  // Every middleware, the first outermost: an injected fault answers before the engine loads.
+  return compose(table, [o.faults && withFaults(o.faults), loadsTransformEngine(broker)]);
 }

@@ -54,6 +54,8 @@ export interface Config {
   aiInferenceEndpoints: string[];
   /** Most time one model request may take before its message fails. */
   aiInferenceTimeoutMs: number;
+  /** Worker threads that run JavaScript UDFs off the event loop; 0 runs them on it. */
+  transformWorkers: number;
 }
 
 /** One --ai-inference-endpoint entry: the Vertex AI endpoint name it serves (null: every one) and where to send. */
@@ -369,6 +371,13 @@ export const OPTIONS: Option[] = [
     help: "most time one ai_inference request may take; past it the message fails as a failing transform does",
     apply: (c, v) => (c.aiInferenceTimeoutMs = int("--ai-inference-timeout-ms", 10, 600_000)(v)),
   },
+  {
+    flag: "--transform-workers",
+    env: "PUBSUB_TRANSFORM_WORKERS",
+    default: "2",
+    help: "worker threads that run JavaScript UDFs (message transforms) off the event loop, started as needed; 0 = on the event loop",
+    apply: (c, v) => (c.transformWorkers = int("--transform-workers", 0, 64)(v)),
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -401,6 +410,7 @@ export const DEFAULTS: Config = {
   grpcServer: "raw",
   aiInferenceEndpoints: [],
   aiInferenceTimeoutMs: 30_000,
+  transformWorkers: 2,
 };
 
 /** The values of `o`'s env var: NAME, or NAME1, NAME2, … for a numbered one. */

@@ -1,9 +1,8 @@
 /** Starts and stops one emulator: broker + RPC table served over gRPC and REST (and admin HTTP) on one port. Used by main.ts and the tests. */
 import { Broker } from "../core/broker.ts";
-import type { Store } from "../core/store/store.ts";
+import type { HeldStore } from "../core/store/held-memory.ts";
 import { DEFAULTS, inferenceRoute, type Config } from "../runtime/config.ts";
 import { Counters } from "../admin/counters.ts";
-import { withFaults } from "../rpc/middleware/with-faults.ts";
 import { FaultRegistry } from "../rpc/middleware/faults.ts";
 import { MessageHistory } from "../admin/history.ts";
 import type { GrpcTransport } from "../grpc/transport.ts";
@@ -48,7 +47,7 @@ export interface Emulator {
 }
 
 /** The in-memory store, or the data dir's (read whole before the broker is built from it). */
-async function openStore(dataDir: string): Promise<{ store?: Store; close(): void; diskFault?: DiskFaultProbe }> {
+async function openStore(dataDir: string): Promise<{ store?: HeldStore; close(): void; diskFault?: DiskFaultProbe }> {
   if (!dataDir) return { close() {} };
   const { SqliteStore } = await import("../persistence/sqlite-store.ts");
   const t0 = performance.now();
@@ -62,7 +61,7 @@ async function openStore(dataDir: string): Promise<{ store?: Store; close(): voi
 
 /** Reading a large data dir leaves its row arrays behind: collect them before serving (≈ 1/3 of RSS at 1M messages). */
 function collectAfterRestore(broker: Broker): void {
-  if (broker.store.heldMessages > 100_000) Bun.gc(true);
+  if (broker.held.heldMessages > 100_000) Bun.gc(true);
 }
 
 /** Causal delivery's deferral: a later macrotask (setImmediate) or a timer; none when turned off. */
@@ -81,7 +80,7 @@ async function grpcTransport(c: Config, table: RpcTable, memory: MemoryBudget, h
     const { rawServer } = await import("../grpc/h2/server.ts");
     return rawServer(table, { partialBytes, health });
   }
-  const { grpcJsTransport } = await import("../grpc/server.ts");
+  const { grpcJsTransport } = await import("../grpc/grpc-js/server.ts");
   return grpcJsTransport(table, health);
 }
 
@@ -95,6 +94,18 @@ function streamSettings(c: Config): StreamSettings {
   return { mskBootstrap, kafkaSasl: c.kafkaSasl, kinesisEndpoint: c.kinesisEndpoint || c.awsEndpointUrl };
 }
 
+/**
+ * Most time a Publish's answer waits for its subscriptions' transforms (a UDF at its 100 ms limit
+ * on each of 1,000 messages would otherwise hold it 100 s, past a client's deadline into a retry);
+ * a message whose transform is still running then waits at its first delivery instead.
+ */
+const ANSWER_WAIT_MS = 1000;
+
+function boundedWait(p: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p, new Promise((done) => (timer = setTimeout(done, ms)))]).finally(() => clearTimeout(timer));
+}
+
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
@@ -105,6 +116,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const push = lazyPush(() => clock.now());
   const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges() });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
+  let stopTransforms = () => {};
   const storage = storageTarget(c.storageDir, c.storageEmulatorHost);
   const broker = new Broker({
     clock,
@@ -116,18 +128,25 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     push: { sender: push.sender, options: { timeoutCapMs: c.pushTimeoutMs } },
     exports: (b) => [new BigQueryKind(c.bigqueryDir || undefined, () => b.schemas), bigtable, new CloudStorageKind(storage, b.clock, () => b.schemas)],
     memory,
-    // QuickJS and its wasm load with the first resource that has transforms.
-    transforms: () => import("../transforms/quickjs-engine.ts").then((m) => m.loadQuickJsEngine()),
+    // QuickJS and its wasm load with the first resource that has transforms; the worker pool's
+    // threads start with the first messages.
+    transforms: () =>
+      import("../transforms/pooled-engine.ts").then(async (m) => {
+        const engine = await m.loadPooledEngine(c.transformWorkers);
+        stopTransforms = engine.close;
+        return engine;
+      }),
     compression: nodeCompression,
     // Without --ai-inference-endpoint, ai_inference transforms pass messages through.
     inference: c.aiInferenceEndpoints.length ? new HttpInferenceCaller(c.aiInferenceEndpoints.map(inferenceRoute), c.aiInferenceTimeoutMs) : undefined,
     quotas: c.projectQuotas,
+    answerWait: (prepared) => boundedWait(prepared, ANSWER_WAIT_MS),
   });
   collectAfterRestore(broker);
   // Publish data stay views into their requests while held briefly (most are acked within ms);
   // the requests copied out after a burst are collected at once (at most every 10 s), since
   // nothing else allocating would set a collection off: ≈ 360 B of RSS per held 1 KiB message.
-  broker.store.keepViews(realClock, collectGarbage);
+  broker.held.keepViews(realClock, collectGarbage);
   try {
     prepare?.(broker);
   } catch (e) {
@@ -146,7 +165,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const importStatus = { status: (topic: string) => imports.status(topic) ?? streams.status(topic) };
   // Wrapped once, so every transport registered over the table meets the injected faults.
   const faults = new FaultRegistry();
-  const table = withFaults(createRpcTable(broker), faults);
+  const table = createRpcTable(broker, { faults });
   const history = new MessageHistory(broker);
   history.configure(c.messageHistory);
   const http = httpSurfaces(table, { broker, clock, counters, faults, history, host: c.host, jwks: () => push.signer().then((s) => s.jwks()), memoryBudget: () => memory.probe(), imports: importStatus, diskFault });
@@ -163,6 +182,7 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
   const listener = await opened.catch((e) => {
     imports.stop();
     streams.stop();
+    stopTransforms();
     close();
     throw e;
   });
@@ -172,7 +192,8 @@ export async function startEmulator(config: Partial<Config> = {}, prepare?: (bro
     broker.stopDeliveries();
     bigtable.close();
     await listener.close();
-    broker.store.keepViews(null);
+    stopTransforms();
+    broker.held.keepViews(null);
     close();
   };
   return { port: listener.port, host: c.host, broker, clock, imports, streams, operator: { broker, clock, counters, faults, history, imports: importStatus }, stop };

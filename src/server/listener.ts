@@ -1,6 +1,6 @@
 /**
  * One port for gRPC and HTTP/1.1, as the gcloud emulator has: a connection that opens with the
- * HTTP/2 client preface goes to the gRPC transport (the lean server or grpc-js), anything else to
+ * HTTP/2 client preface goes to the gRPC transport (the lean or grpc-js server; the raw server's port is server/raw-front.ts), anything else to
  * the HTTP handler. A connection that
  * does not finish its preface, or the headers of its next HTTP request, within the handshake
  * timeout is closed; a gRPC connection, once handed over, is never timed out by us (idle

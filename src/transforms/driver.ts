@@ -11,6 +11,12 @@
  * every newline, so the first one ends the attributes). The data, often the bulk, is never
  * JSON-encoded on either side — except data holding a NUL, which the engine's C strings would cut:
  * it goes in as a third element of the JSON and comes out as "J" + JSON `[attributes, data]`.
+ *
+ * A batch (`batch(run, stop, inputs, ...datas)`, the worker pool's crossing) runs one compiled
+ * transform on many messages in one entry: `inputs` is the JSON array of their `[attributes,
+ * metadata]`, and the answer their outputs, each ending in a NUL (an error's text JSON-encoded
+ * after its "E", so no output holds a raw NUL); with `stop` it ends after the first error. When
+ * the host interrupts a batch (its deadline) `partial()` hands over the outputs made before.
  */
 export const DRIVER = String.raw`(function () {
   "use strict";
@@ -62,18 +68,38 @@ export const DRIVER = String.raw`(function () {
     if (data.indexOf("\u0000") >= 0) return "J" + stringify([clean, data]);
     return "M" + stringify(clean) + "\n" + data;
   }
-  return function compile(name, code) {
+  let done = [];
+  const NUL = "\u0000";
+  function batch(run, stop, inputs) {
+    const items = parse(inputs);
+    done = [];
+    for (let i = 0; i < items.length; i++) {
+      let out = run(arguments[i + 3], items[i]);
+      const failed = out[0] === "E";
+      if (failed) out = "E" + stringify(out.slice(1));
+      done.push(out);
+      if (stop && failed) break;
+    }
+    return partial();
+  }
+  function partial() {
+    const all = done.length === 0 ? "" : done.join(NUL) + NUL;
+    done = [];
+    return all;
+  }
+  function compile(name, code) {
     new Fn(code);
     const factory = new Fn(code + "\n;return typeof " + name + " === \"function\" ? " + name + " : undefined;");
     if (factory() === undefined) throw new ErrorCtor("no function named " + name + " is declared in the code");
     return function run(data, input) {
       try {
-        const args = parse(input);
+        const args = typeof input === "string" ? parse(input) : input;
         const fn = factory();
         return shape(fn({ data: args.length > 2 ? args[2] : data, attributes: args[0] }, args[1]));
       } catch (e) {
         return "E" + describe(e);
       }
     };
-  };
+  }
+  return [compile, batch, partial];
 })()`;

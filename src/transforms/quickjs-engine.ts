@@ -42,6 +42,7 @@ const NEWLINE = 10;
  * the library's internals (context.memory, context.ffi), pinned with its exact version.
  */
 class HeapFull extends Error {}
+const HEAP_FULL = Symbol("heap full");
 
 class Heap {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -92,7 +93,7 @@ class Heap {
 }
 
 /** A parsed attribute map as a null-prototype object: every key, `__proto__` too, stays data. */
-function copyAttributes(parsed: Record<string, string>): Record<string, string> {
+export function copyAttributes(parsed: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   for (const k of Object.keys(parsed)) out[k] = parsed[k];
   return out;
@@ -116,7 +117,31 @@ function notAFunctionBody(code: string): string | null {
   }
 }
 
-class QuickJsEngine implements TransformEngine {
+/** One message of a batch: its data, and the JSON of `[attributes, metadata]` (with the data third when it holds a NUL). */
+export interface BatchItem {
+  data: Uint8Array;
+  input: string;
+}
+
+/** A batch's outcome for one message: filtered, failed, or the new attributes (as JSON) and data. */
+export type BatchOutcome = { tag: "N" } | { tag: "E"; error: string } | { tag: "M"; attributes: string; data: Uint8Array };
+
+/** A compiled UDF that also runs batches: the worker pool's (one crossing into the interpreter for many messages). */
+export interface BatchUdf extends CompiledUdf {
+  runBatch(items: readonly BatchItem[], stop: boolean): BatchOutcome[];
+}
+
+/** Data and messages one entry into the interpreter takes at most: its heap holds their inputs and outputs at once. */
+const BATCH_BYTES = 1 << 20;
+const BATCH_MESSAGES = 1000;
+
+/** The item's JSON input, with the data in it when it holds a NUL (the engine's C strings would cut it). */
+export function batchItem(data: Uint8Array, attributesAndMeta: string): BatchItem {
+  if (!data.includes(0)) return { data, input: attributesAndMeta };
+  return { data: EMPTY, input: `${attributesAndMeta.slice(0, -1)},${JSON.stringify(decoder.decode(data))}]` };
+}
+
+export class QuickJsEngine implements TransformEngine {
   private deadline = Infinity;
 
   private readonly heap: Heap;
@@ -125,12 +150,14 @@ class QuickJsEngine implements TransformEngine {
     private readonly runtime: QuickJSRuntime,
     private readonly context: QuickJSContext,
     private readonly compileFn: QuickJSHandle,
+    private readonly batchFn: QuickJSHandle,
+    private readonly partialFn: QuickJSHandle,
   ) {
     this.heap = new Heap(context);
     runtime.setInterruptHandler(() => performance.now() > this.deadline);
   }
 
-  compile(functionName: string, code: string): CompiledUdf | string {
+  compile(functionName: string, code: string): BatchUdf | string {
     if (!/^[A-Za-z_$][\w$]*$/.test(functionName)) return `"${functionName.slice(0, 64)}" is not a JavaScript identifier`;
     const refused = notAFunctionBody(code);
     if (refused) return refused;
@@ -143,6 +170,7 @@ class QuickJsEngine implements TransformEngine {
       const run = result;
       return {
         run: (message, metadata) => this.call(run, message, metadata),
+        runBatch: (items, stop) => this.batch(run, items, stop),
         dispose: () => run.alive && run.dispose(),
       };
     } finally {
@@ -186,6 +214,121 @@ class QuickJsEngine implements TransformEngine {
     return { ok: false, error: text === "InternalError: out of memory" ? MEMORY_LIMIT : bounded(text) };
   }
 
+  /**
+   * Many messages through one UDF, a chunk per entry into the interpreter. Each message keeps its
+   * own time limit: a chunk's deadline is its first message's, and when a later one is interrupted
+   * the outputs before it are kept and it runs again first in the next chunk, with a deadline of
+   * its own (a UDF keeps no state between messages, so running one again changes nothing). With
+   * `stop`, the batch ends at the first error (a Publish fails on its first failing message).
+   */
+  private batch(run: QuickJSHandle, items: readonly BatchItem[], stop: boolean): BatchOutcome[] {
+    const out: BatchOutcome[] = [];
+    let i = 0;
+    let single = false;
+    while (i < items.length) {
+      let end = i + 1;
+      for (let bytes = items[i].data.length + items[i].input.length; !single && end < items.length && end - i < BATCH_MESSAGES; end++) {
+        bytes += items[end].data.length + items[end].input.length;
+        if (bytes > BATCH_BYTES) break;
+      }
+      const r = this.chunk(run, items, i, end, stop);
+      if (r === HEAP_FULL) {
+        // Too much for the heap at once: one at a time, as a lone call would be judged.
+        if (!single && end - i > 1) single = true;
+        else {
+          out.push({ tag: "E", error: MEMORY_LIMIT });
+          i++;
+          if (stop) break;
+        }
+        continue;
+      }
+      single = false;
+      for (const o of r.outcomes) out.push(o);
+      i += r.outcomes.length;
+      if (stop && r.outcomes.length && r.outcomes[r.outcomes.length - 1].tag === "E") break;
+      if (r.escaped === undefined) continue;
+      if (r.outcomes.length > 0) continue; // the interrupted message runs again, first
+      out.push({ tag: "E", error: r.escaped });
+      i++;
+      if (stop) break;
+    }
+    return out;
+  }
+
+  private chunk(run: QuickJSHandle, items: readonly BatchItem[], from: number, to: number, stop: boolean): typeof HEAP_FULL | { outcomes: BatchOutcome[]; escaped?: string } {
+    const ctx = this.context;
+    const c = ctx as unknown as { ctx: { value: number }; ffi: Record<string, (...a: number[]) => number>; memory: { module: { _malloc(n: number): number; _free(p: number): void; HEAPU8: Uint8Array } } };
+    const { module } = c.memory;
+    let size = 0;
+    for (let k = from; k < to; k++) size += items[k].data.length + 1;
+    const buf = module._malloc(size);
+    if (!buf) return HEAP_FULL;
+    const datas: { value: number }[] = [];
+    let input: QuickJSHandle | undefined;
+    let result: QuickJSHandle | string;
+    try {
+      let at = buf;
+      for (let k = from; k < to; k++) {
+        const d = items[k].data;
+        module.HEAPU8.set(d, at);
+        module.HEAPU8[at + d.length] = 0;
+        datas.push({ value: c.ffi.QTS_NewString(c.ctx.value, at) });
+        at += d.length + 1;
+      }
+      let json = "[";
+      for (let k = from; k < to; k++) json += (k === from ? "" : ",") + items[k].input;
+      input = this.heap.newText(json + "]");
+      const args = [run, stop ? ctx.true : ctx.false, input, ...datas] as QuickJSHandle[];
+      result = this.guarded(() => ctx.callFunction(this.batchFn, ctx.undefined, args));
+    } catch (e) {
+      if (e instanceof HeapFull) return HEAP_FULL;
+      throw e;
+    } finally {
+      for (const d of datas) c.ffi.QTS_FreeValuePointer(c.ctx.value, d.value);
+      module._free(buf);
+      input?.dispose();
+    }
+    if (typeof result !== "string") return { outcomes: this.outcomes(result) };
+    const made = ctx.callFunction(this.partialFn, ctx.undefined);
+    const outcomes = made.error ? (made.error.dispose(), []) : this.outcomes(made.value);
+    return { outcomes, escaped: result };
+  }
+
+  /** A batch's answer (outputs each ending in a NUL) as outcomes; the handle is disposed. */
+  private outcomes(handle: QuickJSHandle): BatchOutcome[] {
+    const c = this.context as unknown as { ctx: { value: number }; ffi: Record<string, (...a: number[]) => number>; memory: { module: { HEAPU8: Uint8Array } } };
+    const ptr = c.ffi.QTS_GetString(c.ctx.value, handle.value);
+    handle.dispose();
+    const heap = c.memory.module.HEAPU8;
+    const out: BatchOutcome[] = [];
+    let at = ptr;
+    // The C string's own end: a NUL right after the last output's NUL.
+    for (;;) {
+      const end = heap.indexOf(0, at);
+      if (end === at) break;
+      out.push(this.outcome(heap.subarray(at, end)));
+      at = end + 1;
+    }
+    c.ffi.QTS_FreeCString(c.ctx.value, ptr);
+    return out;
+  }
+
+  private outcome(bytes: Uint8Array): BatchOutcome {
+    const tag = bytes[0];
+    if (tag === N) return { tag: "N" };
+    if (tag === M) {
+      const nl = bytes.indexOf(NEWLINE);
+      return { tag: "M", attributes: decoder.decode(bytes.subarray(1, nl)), data: bytes.slice(nl + 1) };
+    }
+    const text = decoder.decode(bytes.subarray(1));
+    if (tag === J) {
+      const [attrs, data] = JSON.parse(text) as [Record<string, string>, string];
+      return { tag: "M", attributes: JSON.stringify(attrs), data: encoder.encode(data) };
+    }
+    const error = JSON.parse(text) as string;
+    return { tag: "E", error: error === "InternalError: out of memory" ? MEMORY_LIMIT : bounded(error) };
+  }
+
   /** Runs one sandbox entry under the deadline; an escaped error (limit, syntax) becomes its text. */
   private guarded(fn: () => ReturnType<QuickJSContext["callFunction"]>): QuickJSHandle | string {
     this.deadline = performance.now() + SANDBOX_LIMITS.callMillis;
@@ -219,10 +362,10 @@ class QuickJsEngine implements TransformEngine {
   }
 }
 
-let loading: Promise<TransformEngine> | undefined;
+let loading: Promise<QuickJsEngine> | undefined;
 
-/** The process's one engine, loaded (a wasm instance) on first request. */
-export function loadQuickJsEngine(): Promise<TransformEngine> {
+/** The process's (or the worker's) one engine, loaded (a wasm instance) on first request. */
+export function loadQuickJsEngine(): Promise<QuickJsEngine> {
   loading ??= (async () => {
     const pages = SANDBOX_LIMITS.memoryBytes / 65536;
     const wasmMemory = new WebAssembly.Memory({ initial: pages, maximum: pages });
@@ -232,8 +375,10 @@ export function loadQuickJsEngine(): Promise<TransformEngine> {
     runtime.setMemoryLimit(SANDBOX_LIMITS.memoryBytes);
     runtime.setMaxStackSize(SANDBOX_LIMITS.stackBytes);
     const context = runtime.newContext();
-    const compileFn = context.unwrapResult(context.evalCode(DRIVER, "driver.js"));
-    return new QuickJsEngine(runtime, context, compileFn);
+    const fns = context.unwrapResult(context.evalCode(DRIVER, "driver.js"));
+    const [compileFn, batchFn, partialFn] = [0, 1, 2].map((i) => context.getProp(fns, i));
+    fns.dispose();
+    return new QuickJsEngine(runtime, context, compileFn, batchFn, partialFn);
   })();
   return loading;
 }

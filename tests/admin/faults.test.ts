@@ -5,7 +5,8 @@ import type { Message } from "@google-cloud/pubsub";
 import { clientSuite } from "../helpers/client-suite.ts";
 import { unique, waitFor } from "../helpers/emulator.ts";
 import { grpcCode, openStream, subPath } from "../helpers/raw-clients.ts";
-import { rawClients as grpcClients } from "../helpers/raw-grpc.ts";
+import { grpcClients } from "../helpers/raw-grpc.ts";
+import { collect } from "../helpers/receive.ts";
 
 const suite = clientSuite({ clock: "manual" });
 const addFault = (fault: Record<string, unknown>) => suite.emu.admin("POST", "/emulator/v1/faults", fault);
@@ -151,8 +152,7 @@ describe("transient exactly-once ack failures", () => {
 
   test("the official subscriber retries a transient ack failure by itself: ackWithResponse ends SUCCESS, no redelivery", async () => {
     const { topic, sub } = await suite.topicAndSub({ enableExactlyOnceDelivery: true });
-    const got: Message[] = [];
-    sub.on("message", (m: Message) => got.push(m));
+    const got = collect(sub);
     await topic.publishMessage({ data: Buffer.from("retried ack") });
     await waitFor(() => got.length >= 1, 5000, "the delivery");
     await addFault({ method: "Subscriber.Acknowledge", resource: sub.name, transientAckFailure: "TRANSIENT_FAILURE_TEST", count: 2 });

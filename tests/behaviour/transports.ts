@@ -6,7 +6,7 @@
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { fileURLToPath } from "node:url";
-import { rawClients, streamStatus } from "../helpers/raw-grpc.ts";
+import { grpcClients, streamStatus } from "../helpers/raw-grpc.ts";
 import { rawRest, type RestError } from "../helpers/raw-rest.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,7 +54,7 @@ function grpcDetails(err: grpc.ServiceError): Obj[] {
 export const GRPC: Transport = {
   name: "gRPC",
   open(endpoint) {
-    const c = rawClients(endpoint);
+    const c = grpcClients(endpoint);
     const services = new Map([
       ["Publisher", c.publisher],
       ["Subscriber", c.subscriber],

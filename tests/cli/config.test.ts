@@ -28,6 +28,7 @@ const SAMPLES: Record<string, { value: string; expect: Partial<Config> }> = {
   "--grpc-server": { value: "grpc-js", expect: { grpcServer: "grpc-js" } },
   "--ai-inference-endpoint": { value: "http://127.0.0.1:9000", expect: { aiInferenceEndpoints: ["http://127.0.0.1:9000"] } },
   "--ai-inference-timeout-ms": { value: "2500", expect: { aiInferenceTimeoutMs: 2500 } },
+  "--transform-workers": { value: "0", expect: { transformWorkers: 0 } },
   "--msk-bootstrap": { value: "arn:aws:kafka:us-east-1:1:cluster/c/x=127.0.0.1:9092", expect: { mskBootstrap: ["arn:aws:kafka:us-east-1:1:cluster/c/x=127.0.0.1:9092"] } },
   "--kafka-sasl": { value: "SCRAM-SHA-256:alice:pa:ss", expect: { kafkaSasl: "SCRAM-SHA-256:alice:pa:ss" } },
   "--kinesis-endpoint": { value: "http://127.0.0.1:4567", expect: { kinesisEndpoint: "http://127.0.0.1:4567" } },

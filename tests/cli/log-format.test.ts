@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { resolve } from "node:path";
 import { log, setLogFormat, setLogLevel } from "../../src/runtime/log.ts";
+import { runMain } from "../helpers/server-process.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PUBSUB_")));
@@ -84,10 +85,7 @@ describe("a process started with --log-format json", () => {
 
   test("an error is an ERROR line on stderr, and the exit code says so", async () => {
     const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-    const p = Bun.spawn([process.execPath, MAIN, "--host-port", `127.0.0.1:${taken.port}`, "--log-format", "json"], { env: ENV, stdout: "pipe", stderr: "pipe" });
-    const killer = setTimeout(() => p.kill("SIGKILL"), 10_000);
-    const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
-    clearTimeout(killer);
+    const { stderr, code } = await runMain(["--host-port", `127.0.0.1:${taken.port}`, "--log-format", "json"]);
     taken.stop(true);
     expect(code).toBe(1);
     const entry = parsed(stderr.trim().split("\n").at(-1)!);
@@ -95,9 +93,8 @@ describe("a process started with --log-format json", () => {
   }, 30_000);
 
   test("--help lists the flag and its env var", async () => {
-    const p = Bun.spawn([process.execPath, MAIN, "--help"], { env: ENV, stdout: "pipe", stderr: "ignore", timeout: 10_000 });
-    const help = await new Response(p.stdout).text();
-    expect(await p.exited).toBe(0);
+    const { stdout: help, code } = await runMain(["--help"]);
+    expect(code).toBe(0);
     expect(help).toMatch(/--log-format\n\s+text, or json: .*\n\s+env PUBSUB_LOG_FORMAT/);
   });
 

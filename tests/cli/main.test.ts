@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PubSub } from "@google-cloud/pubsub";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
+import { runMain } from "../helpers/server-process.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 const T = 15_000;
@@ -15,13 +16,7 @@ const T = 15_000;
 const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PUBSUB_")));
 
 /** Runs main.ts to its end (bounded) and returns its exit code and output. */
-async function run(args: string[], env: Record<string, string> = {}) {
-  const p = Bun.spawn([process.execPath, MAIN, ...args], { env: { ...ENV, ...env }, stdout: "pipe", stderr: "pipe" });
-  const killer = setTimeout(() => p.kill("SIGKILL"), 10_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  clearTimeout(killer);
-  return { code, stdout, stderr };
-}
+const run = (args: string[], env: Record<string, string> = {}) => runMain(args, { env });
 
 /** Starts main.ts, waits (bounded) for the started line, runs `whileUp`, then stops it with SIGTERM. */
 async function startAndStop(args: string[], env: Record<string, string> = {}, whileUp?: (port: number) => Promise<void>) {

@@ -8,6 +8,20 @@ import { clientSuite } from "../helpers/client-suite.ts";
 const suite = clientSuite();
 
 
+/** A raw stream (ack deadline 60 s, `limits`) on a fresh subscription that holds `n` messages of `bytes`. */
+async function streamOf(n: number, bytes: number, limits: Record<string, number>) {
+  const { topic, sub } = await suite.topicAndSub();
+  await publishN(topic, n, bytes);
+  return openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, ...limits });
+}
+
+/** `stream` got `n` deliveries and, 300 ms later, no more. */
+async function settlesAt(stream: { received: unknown[] }, n: number, what: string) {
+  await waitFor(() => stream.received.length >= n, 5000, what);
+  await sleep(300);
+  expect(stream.received.length).toBe(n);
+}
+
 async function publishN(topic: { publishMessage(m: { data: Buffer }): Promise<string> }, n: number, bytes = 1) {
   await Promise.all(Array.from({ length: n }, (_, i) => topic.publishMessage({ data: Buffer.alloc(bytes, i % 256) })));
 }
@@ -48,23 +62,15 @@ test("maxMessages 5 without excess: the handler never holds more than 5 unacked 
 }, 20_000);
 
 test("the server sends at most max_outstanding_messages unacked messages on a stream", async () => {
-  const { topic, sub } = await suite.topicAndSub();
-  await publishN(topic, 20);
-  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingMessages: 5 });
-  await waitFor(() => stream.received.length >= 5, 5000, "five deliveries");
-  await sleep(300);
-  expect(stream.received.length).toBe(5);
+  const stream = await streamOf(20, 1, { maxOutstandingMessages: 5 });
+  await settlesAt(stream, 5, "five deliveries");
 
   stream.write({ ackIds: stream.received.slice(0, 2).map((m) => m.ackId) });
-  await waitFor(() => stream.received.length >= 7, 5000, "two more after two acks");
-  await sleep(300);
-  expect(stream.received.length).toBe(7);
+  await settlesAt(stream, 7, "two more after two acks");
 
   const nacked = stream.received[2];
   stream.write({ modifyDeadlineAckIds: [nacked.ackId], modifyDeadlineSeconds: [0] });
-  await waitFor(() => stream.received.length >= 8, 5000, "one more after a nack");
-  await sleep(300);
-  expect(stream.received.length).toBe(8);
+  await settlesAt(stream, 8, "one more after a nack");
   expect(new Set(stream.received.slice(0, 7).map((m) => m.messageId)).size).toBe(7);
   expect(stream.error).toBeNull();
   stream.cancel();
@@ -75,22 +81,14 @@ test("the server stops sending once max_outstanding_bytes is reached, and only t
   // that have not yet been acked or nacked, the server will stop sending more messages. The sending
   // of messages resumes once the number of outstanding bytes is less than this value."
   // With 1000-byte messages and a 2500-byte limit: 0, 1000 and 2000 are below it, 3000 is not.
-  const { topic, sub } = await suite.topicAndSub();
-  await publishN(topic, 10, 1000);
-  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingBytes: 2500 });
-  await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
-  await sleep(300);
-  expect(stream.received.length).toBe(3);
+  const stream = await streamOf(10, 1000, { maxOutstandingBytes: 2500 });
+  await settlesAt(stream, 3, "three deliveries");
   stream.cancel();
 }, 15_000);
 
 test("a message larger than max_outstanding_bytes is still delivered when nothing is outstanding", async () => {
-  const { topic, sub } = await suite.topicAndSub();
-  await publishN(topic, 3, 4000);
-  const stream = openStream(suite.raw.subscriber, { subscription: sub.name, streamAckDeadlineSeconds: 60, maxOutstandingBytes: 1000 });
-  await waitFor(() => stream.received.length >= 1, 5000, "the first delivery");
-  await sleep(300);
-  expect(stream.received.length).toBe(1);
+  const stream = await streamOf(3, 4000, { maxOutstandingBytes: 1000 });
+  await settlesAt(stream, 1, "the first delivery");
   stream.write({ ackIds: [stream.received[0].ackId] });
   await waitFor(() => stream.received.length >= 2, 5000, "the next one after the ack");
   expect(stream.received[1].data.length).toBe(4000);

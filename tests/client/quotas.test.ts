@@ -50,15 +50,21 @@ for (const mode of MODES) {
       ps = mode.client(project);
     });
 
+    /** `create` is refused RESOURCE_EXHAUSTED naming the resource (`kind/id` in the project) and `quota`. */
+    async function overQuota(create: Promise<unknown>, resource: string, quota: string): Promise<Refusal> {
+      const err = await refused(create);
+      expect(err.code).toBe(RESOURCE_EXHAUSTED);
+      expect(err.message).toContain(`projects/${project}/${resource}`);
+      expect(err.message).toContain(quota);
+      return err;
+    }
+
     test("topics: the one past the limit is refused; a delete frees a slot", async () => {
       const topics = [];
       for (let i = 0; i < QUOTAS.topics; i++) topics.push((await ps.createTopic(`topic-${i}`))[0]);
-      const err = await refused(ps.createTopic("topic-extra"));
-      expect(err.code).toBe(RESOURCE_EXHAUSTED);
+      const err = await overQuota(ps.createTopic("topic-extra"), "topics/topic-extra", `type="topics-per-project", current=3, maximum=3`);
       // gax's REST transport read it from an HTTP 429; gRPC has no HTTP status.
       expect(err.httpStatusCode).toBe(mode.name === "REST" ? 429 : undefined);
-      expect(err.message).toContain(`projects/${project}/topics/topic-extra`);
-      expect(err.message).toContain(`type="topics-per-project", current=3, maximum=3`);
       // Another project is not affected.
       await mode.client(`${project}-b`).createTopic("topic-extra");
       await topics[0].delete();
@@ -69,17 +75,11 @@ for (const mode of MODES) {
       const topic = ps.topic("topic-1");
       const [s1] = await topic.createSubscription("sub-1");
       await topic.createSubscription("sub-2");
-      const sub = await refused(topic.createSubscription("sub-3"));
-      expect(sub.code).toBe(RESOURCE_EXHAUSTED);
-      expect(sub.message).toContain(`projects/${project}/subscriptions/sub-3`);
-      expect(sub.message).toContain("subscriptions-per-project");
+      await overQuota(topic.createSubscription("sub-3"), "subscriptions/sub-3", "subscriptions-per-project");
 
       const [snap] = await s1.createSnapshot("snap-1");
       await s1.createSnapshot("snap-2");
-      const snapErr = await refused(s1.createSnapshot("snap-3"));
-      expect(snapErr.code).toBe(RESOURCE_EXHAUSTED);
-      expect(snapErr.message).toContain(`projects/${project}/snapshots/snap-3`);
-      expect(snapErr.message).toContain("snapshots-per-project");
+      await overQuota(s1.createSnapshot("snap-3"), "snapshots/snap-3", "snapshots-per-project");
 
       await snap.delete();
       await s1.createSnapshot("snap-3");
@@ -90,10 +90,7 @@ for (const mode of MODES) {
     test("schemas: refused past the limit, freed by a delete", async () => {
       const [first] = [await ps.createSchema("schema-1", SchemaTypes.Avro, AVRO)];
       await ps.createSchema("schema-2", SchemaTypes.Avro, AVRO);
-      const err = await refused(ps.createSchema("schema-3", SchemaTypes.Avro, AVRO));
-      expect(err.code).toBe(RESOURCE_EXHAUSTED);
-      expect(err.message).toContain(`projects/${project}/schemas/schema-3`);
-      expect(err.message).toContain("schemas-per-project");
+      await overQuota(ps.createSchema("schema-3", SchemaTypes.Avro, AVRO), "schemas/schema-3", "schemas-per-project");
       await first.delete();
       await ps.createSchema("schema-3", SchemaTypes.Avro, AVRO);
     });

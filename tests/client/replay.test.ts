@@ -6,8 +6,8 @@ import { expect, test } from "bun:test";
 import { AckResponses, type Message, type Subscription } from "@google-cloud/pubsub";
 import { PROJECT, unique, waitFor } from "../helpers/emulator.ts";
 import { grpcCode, pullUntil, sleep, topicPath } from "../helpers/raw-clients.ts";
-import { receive } from "../helpers/receive.ts";
-import { clientSuite } from "../helpers/client-suite.ts";
+import { receive, collect } from "../helpers/receive.ts";
+import { clientSuite, withDeadLetters } from "../helpers/client-suite.ts";
 
 const suite = clientSuite();
 const T = 20_000;
@@ -92,8 +92,7 @@ test("retain_acked_messages: acked messages replay after a seek back", async () 
 
 test("exactly-once: ackWithResponse is SUCCESS for a valid ack id and INVALID for a stale one", async () => {
   const { topic, sub } = await suite.topicAndSub({ enableExactlyOnceDelivery: true });
-  const got: Message[] = [];
-  sub.on("message", (m: Message) => got.push(m));
+  const got = collect(sub);
   await topic.publishMessage({ data: Buffer.from("once") });
   await waitFor(() => got.length >= 1, 5000, "the first delivery");
   expect(sub.isOpen).toBe(true);
@@ -108,9 +107,7 @@ test("exactly-once: ackWithResponse is SUCCESS for a valid ack id and INVALID fo
 }, T);
 
 test("dead-lettered messages carry the CloudPubSubDeadLetterSource* attributes", async () => {
-  const [dlq] = await suite.ps.createTopic(unique("dlq"));
-  const [dlqSub] = await dlq.createSubscription(unique("dlq-s"));
-  const { topic, sub } = await suite.topicAndSub({ deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
+  const { topic, sub, dlqSub } = await withDeadLetters(suite.ps);
   const nacking = nackAll(sub);
   await topic.publishMessage({ data: Buffer.from("poison"), attributes: { origin: "test" } });
   const [dead] = await receive(dlqSub, 1, { ms: 10_000 });

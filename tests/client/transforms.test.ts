@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { CreateSubscriptionOptions } from "@google-cloud/pubsub";
-import { clientSuite } from "../helpers/client-suite.ts";
+import { clientSuite, withDeadLetters } from "../helpers/client-suite.ts";
 import { unique } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
 
@@ -85,13 +85,9 @@ describe("subscription transforms run at delivery", () => {
   }, T);
 
   test("a failing UDF sends the original message to the dead-letter topic", async () => {
-    const [topic] = await s.ps.createTopic(unique("t"));
-    const [dlq] = await s.ps.createTopic(unique("dlq"));
-    const [dlqSub] = await dlq.createSubscription(unique("s"));
-    const [sub] = await topic.createSubscription(unique("s"), {
-      deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 },
+    const { topic, sub, dlqSub } = await withDeadLetters(s.ps, {
       messageTransforms: [udf("boom", "function boom(m) { if (m.data === 'bad') throw new Error('bad input'); return m; }")],
-    } as CreateSubscriptionOptions);
+    });
     await topic.publishMessage({ data: Buffer.from("bad") });
     await topic.publishMessage({ data: Buffer.from("good") });
     expect((await receive(sub, 1)).map((m) => m.data.toString())).toEqual(["good"]);

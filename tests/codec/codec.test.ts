@@ -45,7 +45,7 @@ describe("publish", () => {
   test("a held message's data are copied out of its request only if it is still held a second later", async () => {
     const clock = new ManualClock();
     const broker = new Broker({ clock });
-    broker.store.keepViews(clock);
+    broker.held.keepViews(clock);
     const publish = createRpcTable(broker).unary.get("Publisher.Publish")!;
     broker.topics.create({ name: "projects/p/topics/none" } as never);
     broker.topics.create({ name: "projects/p/topics/held" } as never);
@@ -53,20 +53,20 @@ describe("publish", () => {
     const request = (topic: string) =>
       decodePublishRequest(Buffer.from(pub.requestSerialize({ topic, messages: [{ data: Buffer.from("x") }, { data: Buffer.from("y") }] })));
     publish(request("projects/p/topics/none"), NO_CONTEXT);
-    expect(broker.store.pinnedBytes).toBe(0); // nobody holds them: nothing is kept alive
+    expect(broker.held.pinnedBytes).toBe(0); // nobody holds them: nothing is kept alive
     const held = request("projects/p/topics/held");
     const whole = held.messages[0].data!.buffer.byteLength;
     publish(held, NO_CONTEXT);
     // Both held, still views: the request less their 2 bytes counts against the memory budget.
-    expect(broker.store.pinnedBytes).toBe(whole - 2);
+    expect(broker.held.pinnedBytes).toBe(whole - 2);
     const [first] = await broker.subscriptions.pull("projects/p/subscriptions/sub", 1, true).result;
     expect(first!.message.data.buffer.byteLength).toBe(whole);
     broker.subscriptions.acknowledge("projects/p/subscriptions/sub", [first!.ackId]);
-    expect(broker.store.pinnedBytes).toBe(whole - 1);
+    expect(broker.held.pinnedBytes).toBe(whole - 1);
     clock.advance(999);
-    expect(broker.store.pinnedBytes).toBe(whole - 1);
+    expect(broker.held.pinnedBytes).toBe(whole - 1);
     clock.advance(1);
-    expect(broker.store.pinnedBytes).toBe(0);
+    expect(broker.held.pinnedBytes).toBe(0);
     const [second] = await broker.subscriptions.pull("projects/p/subscriptions/sub", 1, true).result;
     expect(Buffer.from(second!.message.data).toString()).toBe("y");
     expect(second!.message.data.buffer.byteLength).toBe(1);
@@ -74,7 +74,7 @@ describe("publish", () => {
     publish(request("projects/p/topics/held"), NO_CONTEXT);
     const both = await broker.subscriptions.pull("projects/p/subscriptions/sub", 10, true).result;
     broker.subscriptions.acknowledge("projects/p/subscriptions/sub", both.map((d) => d.ackId));
-    expect(broker.store.pinnedBytes).toBe(0);
+    expect(broker.held.pinnedBytes).toBe(0);
   });
 
   test("without a view clock a store copies held data out at once", async () => {
@@ -85,7 +85,7 @@ describe("publish", () => {
     createRpcTable(broker).unary.get("Publisher.Publish")!(req, NO_CONTEXT);
     const ds = await broker.subscriptions.pull("projects/p/subscriptions/sub1", 10, true).result;
     expect(ds.map((d) => d.message.data.buffer.byteLength)).toEqual([1, 1]);
-    expect(broker.store.pinnedBytes).toBe(0);
+    expect(broker.held.pinnedBytes).toBe(0);
   });
 
   test("data that is most of the request stays a slice of it (no copy of large messages)", () => {

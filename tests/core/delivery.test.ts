@@ -14,12 +14,15 @@ import {
   subName,
   texts,
   topicAndSub,
-  track, expectRefused } from "../helpers/core.ts";
+  track,
+  setupWithSub,
+  pulledAndRedelivered,
+  expectRefused,
+} from "../helpers/core.ts";
 
 describe("publish → pull", () => {
   test("a pulled message carries id, data, attributes and publish time", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     const [id] = broker.topics.publish(topic, [msg("hello", { attributes: { k: "v" } })]);
     const [d] = await pullNow(broker, sub);
     expect(d.message.id).toBe(id);
@@ -31,8 +34,7 @@ describe("publish → pull", () => {
   });
 
   test("publish returns one distinct id per message, in order of delivery", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     const ids = publishTexts(broker, topic, ["a", "b", "c"]);
     expect(new Set(ids).size).toBe(3);
     const ds = await pullNow(broker, sub);
@@ -41,16 +43,14 @@ describe("publish → pull", () => {
   });
 
   test("max_messages caps a pull", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["1", "2", "3", "4", "5"]);
     expect(texts(await pullNow(broker, sub, 2))).toEqual(["1", "2"]);
     expect(texts(await pullNow(broker, sub, 10))).toEqual(["3", "4", "5"]);
   });
 
   test("every subscription of a topic gets its own copy", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     const other = broker.subscriptions.create({ name: sub + "-b", topic } as never).name;
     publishTexts(broker, topic, ["x"]);
     expect(texts(await pullNow(broker, sub))).toEqual(["x"]);
@@ -58,16 +58,14 @@ describe("publish → pull", () => {
   });
 
   test("a message published before the subscription existed is not delivered", async () => {
-    const { broker } = setup();
-    const { topic } = topicAndSub(broker);
+    const { broker, topic } = setupWithSub();
     publishTexts(broker, topic, ["early"]);
     const late = broker.subscriptions.create({ name: subName(), topic } as never).name;
     expect(await pullNow(broker, late)).toEqual([]);
   });
 
   test("a message older than the subscription's retention is not delivered", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { messageRetentionDuration: 600 * SEC });
+    const { broker, clock, topic, sub } = setupWithSub({ messageRetentionDuration: 600 * SEC });
     publishTexts(broker, topic, ["old"]);
     clock.advance(601 * SEC);
     expect(await pullNow(broker, sub)).toEqual([]);
@@ -83,8 +81,7 @@ describe("broker options", () => {
   });
 
   test("ack ids of a deleted subscription are not honoured by a re-created one of the same name", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["old"]);
     const old = await pullNow(broker, sub);
     broker.subscriptions.delete(sub);
@@ -107,8 +104,7 @@ describe("unary pull waiting", () => {
   });
 
   test("returnImmediately on an empty subscription returns []", async () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expect(await pullNow(broker, sub)).toEqual([]);
   });
 
@@ -142,8 +138,7 @@ describe("unary pull waiting", () => {
   });
 
   test("a cancelled waiting pull resolves [] and leaves later messages for the next pull", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     const h = broker.subscriptions.pull(sub, 10);
     h.cancel();
     expect(await h.result).toEqual([]);
@@ -165,8 +160,7 @@ describe("unary pull waiting", () => {
   });
 
   test("a waiting pull fails NOT_FOUND when its subscription is deleted", async () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     const h = broker.subscriptions.pull(sub, 10);
     broker.subscriptions.delete(sub);
     expect((await caughtAsync(h.result)).code).toBe("NOT_FOUND");
@@ -175,8 +169,7 @@ describe("unary pull waiting", () => {
 
 describe("leases", () => {
   test("ack removes the message for good", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
     expect(ack(broker, sub, ds)).toEqual([]); // every id matched a lease
@@ -185,8 +178,7 @@ describe("leases", () => {
   });
 
   test("an unacked message is not redelivered before its deadline", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     await pullNow(broker, sub);
     clock.advance(9 * SEC);
@@ -194,24 +186,16 @@ describe("leases", () => {
   });
 
   test("ack-deadline expiry redelivers with deliveryAttempt 2", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
-    publishTexts(broker, topic, ["a"]);
-    const [first] = await pullNow(broker, sub);
-    clock.advance(11 * SEC);
-    const [again] = await pullNow(broker, sub);
+    const [[first], [again]] = await pulledAndRedelivered(setupWithSub());
     expect(again.message.id).toBe(first.message.id);
     expect(again.deliveryAttempt).toBe(2);
     expect(again.ackId).not.toBe(first.ackId);
   });
 
   test("a stale ack id from before a redelivery changes nothing", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
-    publishTexts(broker, topic, ["a"]);
-    const first = await pullNow(broker, sub);
-    clock.advance(11 * SEC);
-    const second = await pullNow(broker, sub);
+    const f = setupWithSub();
+    const { broker, clock, sub } = f;
+    const [first, second] = await pulledAndRedelivered(f);
     expect(ack(broker, sub, first)).toEqual([first[0].ackId]);
     expect(broker.subscriptions.modifyAckDeadline(sub, [first[0].ackId], 600)).toEqual([first[0].ackId]);
     clock.advance(11 * SEC);
@@ -221,14 +205,12 @@ describe("leases", () => {
   });
 
   test("unknown ack ids are ignored (and reported back) without exactly-once delivery", async () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expect(broker.subscriptions.acknowledge(sub, ["nope"])).toEqual(["nope"]);
   });
 
   test("modifyAckDeadline extends: no redelivery before the new deadline, redelivery after", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
     clock.advance(5 * SEC);
@@ -242,8 +224,7 @@ describe("leases", () => {
   });
 
   test("modifyAckDeadline can shorten a lease", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { ackDeadlineSeconds: 600 });
+    const { broker, clock, topic, sub } = setupWithSub({ ackDeadlineSeconds: 600 });
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
     broker.subscriptions.modifyAckDeadline(sub, [ds[0].ackId], 1);
@@ -252,8 +233,7 @@ describe("leases", () => {
   });
 
   test("the ack id of an extended lease still acks", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
     broker.subscriptions.modifyAckDeadline(sub, [ds[0].ackId], 60);
@@ -263,8 +243,7 @@ describe("leases", () => {
   });
 
   test("modack 0 is a nack: redelivered at once", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
     nack(broker, sub, ds);
@@ -274,8 +253,7 @@ describe("leases", () => {
   });
 
   test("deliveryAttempt counts nacks and expiries: 1, 2, 3, 4", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     const attempts: number[] = [];
     let ds = await pullNow(broker, sub);
@@ -293,8 +271,7 @@ describe("leases", () => {
   });
 
   test("a redelivered message comes before fresh ones", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["first"]);
     const ds = await pullNow(broker, sub);
     publishTexts(broker, topic, ["second"]);
@@ -303,30 +280,26 @@ describe("leases", () => {
   });
 
   test("modifyAckDeadline outside 0..600 is INVALID_ARGUMENT naming ack_deadline_seconds", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     for (const s of [601, -1]) {
       expectRefused(() => broker.subscriptions.modifyAckDeadline(sub, ["x"], s), "INVALID_ARGUMENT", "ack_deadline_seconds");
     }
   });
 
   test("acknowledge with no ack ids is INVALID_ARGUMENT naming ack_ids", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expectRefused(() => broker.subscriptions.acknowledge(sub, []), "INVALID_ARGUMENT", "ack_ids");
   });
 
   test("over 2500 ack ids in one request is INVALID_ARGUMENT", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     const ids = Array.from({ length: 2501 }, (_, i) => `id${i}`);
     expect(caught(() => broker.subscriptions.acknowledge(sub, ids)).code).toBe("INVALID_ARGUMENT");
     expect(broker.subscriptions.acknowledge(sub, ids.slice(0, 2500))).toHaveLength(2500); // accepted; none matched a lease
   });
 
   test("a message with only attributes is delivered", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     broker.topics.publish(topic, [{ attributes: { only: "attrs" } }]);
     const [d] = await pullNow(broker, sub);
     expect(d.message.attributes).toEqual({ only: "attrs" });
@@ -337,8 +310,7 @@ describe("leases", () => {
 
 describe("subscription filter", () => {
   test("a filtered subscription receives only matching messages", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker, { filter: 'attributes.color = "red"' });
+    const { broker, topic, sub } = setupWithSub({ filter: 'attributes.color = "red"' });
     broker.topics.publish(topic, [msg("red", { attributes: { color: "red" } })]);
     broker.topics.publish(topic, [msg("blue", { attributes: { color: "blue" } })]);
     broker.topics.publish(topic, [msg("none")]);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { NullObserver } from "../../src/core/events.ts";
 import type { StoredMessage } from "../../src/core/message.ts";
-import { SEC, ack, makeSub, makeTopic, nack, publishTexts, pullNow, setup, subName, topicAndSub } from "../helpers/core.ts";
+import { SEC, ack, makeSub, makeTopic, nack, publishTexts, pullNow, setup, subName, topicAndSub, setupWithSub } from "../helpers/core.ts";
 import { PARENT } from "../helpers/project.ts";
 
 /** Records every event as a short line. */
@@ -33,8 +33,7 @@ const short = (name: string) => name.split("/").pop()!.replace(/-\d+$/, "");
 
 describe("broker events", () => {
   test("a message's life: published, delivered, nacked, expired, acked", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { ackDeadlineSeconds: 10 });
+    const { broker, clock, topic, sub } = setupWithSub({ ackDeadlineSeconds: 10 });
     const rec = new Recorder();
     broker.observe(rec);
     const [id] = publishTexts(broker, topic, ["a"]);
@@ -107,8 +106,7 @@ describe("broker events", () => {
   });
 
   test("snapshots are reported created, updated (labels, their topic deleted) and deleted (by a delete or by expiry)", () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     const rec = new Recorder();
     broker.observe(rec);
     const a = broker.createSnapshot(`${PARENT}/snapshots/snap-a`, sub).name;
@@ -128,8 +126,7 @@ describe("broker events", () => {
   });
 
   test("with no observer attached topics and subscriptions hold none", () => {
-    const { broker } = setup();
-    const { topic } = topicAndSub(broker);
+    const { broker, topic } = setupWithSub();
     const detach = broker.observe(new Recorder());
     detach();
     const { topics, subscriptions } = broker.resources();

@@ -1,6 +1,6 @@
 /** Exactly-once delivery: ack id validity, the unary failure with ErrorInfo, stream confirmations. */
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, caught, nack, openStream, publishTexts, pullNow, setup, texts, topicAndSub, setupWithSub } from "../helpers/core.ts";
+import { SEC, ack, caught, nack, openStream, publishTexts, pullNow, setup, texts, setupWithSub, pulledAndRedelivered } from "../helpers/core.ts";
 
 const eod = () => setupWithSub({ enableExactlyOnceDelivery: true });
 
@@ -29,11 +29,9 @@ describe("unary Acknowledge and ModifyAckDeadline", () => {
   });
 
   test("an expired lease's ack id is invalid, and the valid ids of the same request are still acked", async () => {
-    const { broker, clock, topic, sub } = eod();
-    publishTexts(broker, topic, ["a"]);
-    const stale = await pullNow(broker, sub);
-    clock.advance(11 * SEC);
-    const fresh = await pullNow(broker, sub);
+    const f = eod();
+    const { broker, clock, sub } = f;
+    const [stale, fresh] = await pulledAndRedelivered(f);
     const e = caught(() => broker.subscriptions.acknowledge(sub, [fresh[0].ackId, stale[0].ackId]));
     expect(e.details[0]).toMatchObject({ metadata: [[stale[0].ackId, "PERMANENT_FAILURE_INVALID_ACK_ID"]] });
     clock.advance(60 * SEC);
@@ -62,8 +60,7 @@ describe("unary Acknowledge and ModifyAckDeadline", () => {
   });
 
   test("without exactly-once delivery a stale ack id is silently ignored", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
     ack(broker, sub, ds);
@@ -87,8 +84,7 @@ describe("StreamingPull confirmations", () => {
   });
 
   test("no confirmations without exactly-once delivery", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     const { sink, session } = openStream(broker, sub);
     session.handle({ ackIds: [sink.deliveries[0].ackId] });

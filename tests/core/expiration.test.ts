@@ -1,6 +1,6 @@
 /** Expiration policy on the manual clock: inactive subscriptions are deleted after their ttl. */
 import { describe, expect, test } from "bun:test";
-import { PROJECT, SEC, ack, openStream, publishTexts, pullNow, setup, topicAndSub } from "../helpers/core.ts";
+import { PROJECT, SEC, ack, openStream, publishTexts, pullNow, setup, setupWithSub } from "../helpers/core.ts";
 
 const DAY = 24 * 3600 * SEC;
 const gone = (broker: ReturnType<typeof setup>["broker"], sub: string) =>
@@ -19,20 +19,17 @@ const ONE_DAY = { expirationPolicy: { ttl: DAY }, messageRetentionDuration: 600 
 
 describe("expiration_policy", () => {
   test("a subscription with no activity for its ttl is deleted, not before", () => {
-    const { broker, clock } = setup();
-    const { sub } = topicAndSub(broker, ONE_DAY);
+    const { broker, clock, sub } = setupWithSub(ONE_DAY);
     expectGoneAfter(broker, clock, sub, DAY);
   });
 
   test("the default ttl is 31 days", () => {
-    const { broker, clock } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, clock, sub } = setupWithSub();
     expectGoneAfter(broker, clock, sub, 31 * DAY);
   });
 
   test("pulls and acks postpone it", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, ONE_DAY);
+    const { broker, clock, topic, sub } = setupWithSub(ONE_DAY);
     clock.advance(DAY / 2);
     publishTexts(broker, topic, ["a"]);
     const ds = await pullNow(broker, sub);
@@ -42,8 +39,7 @@ describe("expiration_policy", () => {
   });
 
   test("an open stream keeps it alive; the ttl counts from when the stream closes", () => {
-    const { broker, clock } = setup();
-    const { sub } = topicAndSub(broker, ONE_DAY);
+    const { broker, clock, sub } = setupWithSub(ONE_DAY);
     const { session } = openStream(broker, sub);
     clock.advance(3 * DAY);
     expect(gone(broker, sub)).toBe(false);
@@ -52,8 +48,7 @@ describe("expiration_policy", () => {
   });
 
   test("an empty policy never expires; UpdateSubscription re-arms with a new ttl at once", () => {
-    const { broker, clock } = setup();
-    const { sub } = topicAndSub(broker, { expirationPolicy: {} });
+    const { broker, clock, sub } = setupWithSub({ expirationPolicy: {} });
     clock.advance(400 * DAY);
     expect(gone(broker, sub)).toBe(false);
     broker.subscriptions.update({ name: sub, ...ONE_DAY } as never, ["expiration_policy", "message_retention_duration"]);
@@ -62,8 +57,7 @@ describe("expiration_policy", () => {
   });
 
   test("expiry frees what the subscription held", () => {
-    const { broker, clock } = setup();
-    const { topic } = topicAndSub(broker, ONE_DAY);
+    const { broker, clock, topic } = setupWithSub(ONE_DAY);
     clock.advance(DAY - SEC);
     publishTexts(broker, topic, ["a"]);
     expect(broker.stats().heldMessages).toBe(1);

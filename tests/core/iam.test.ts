@@ -1,14 +1,13 @@
 /** IAM policies in the core: etags, merging, NOT_FOUND, permissions granted, policies dropped with their resource. */
 import { describe, expect, test } from "bun:test";
-import { PROJECT, caught, setup, subName, topicAndSub, expectRefused } from "../helpers/core.ts";
+import { PROJECT, caught, setup, subName, expectRefused, setupWithSub } from "../helpers/core.ts";
 
 const editor = { role: "roles/pubsub.editor", members: ["domain:google.com"] };
 const viewer = { role: "roles/pubsub.viewer", members: ["group:cloud-logs@google.com"] };
 
 describe("IAM policies", () => {
   test("a resource without a policy has version 0, no bindings and the empty etag", () => {
-    const { broker } = setup();
-    const { topic } = topicAndSub(broker);
+    const { broker, topic } = setupWithSub();
     const p = broker.iam.get(topic);
     expect(p.version).toBe(0);
     expect(p.bindings).toEqual([]);
@@ -16,8 +15,7 @@ describe("IAM policies", () => {
   });
 
   test("set stores bindings with a new etag; a set with the read etag succeeds, a stale one is ABORTED", () => {
-    const { broker } = setup();
-    const { topic } = topicAndSub(broker);
+    const { broker, topic } = setupWithSub();
     const read = broker.iam.get(topic);
     const first = broker.iam.set(topic, { bindings: [editor], etag: read.etag });
     expect(first.version).toBe(1);
@@ -33,8 +31,7 @@ describe("IAM policies", () => {
   });
 
   test("bindings of one role merge, duplicate members collapse, empty bindings go", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     const p = broker.iam.set(sub, {
       bindings: [editor, { role: "roles/pubsub.editor", members: ["domain:google.com", "user:a@b.c"] }, { role: "roles/pubsub.viewer", members: [] }],
     });
@@ -42,8 +39,7 @@ describe("IAM policies", () => {
   });
 
   test("bad roles, members, versions and mask paths are INVALID_ARGUMENT naming them", () => {
-    const { broker } = setup();
-    const { topic } = topicAndSub(broker);
+    const { broker, topic } = setupWithSub();
     const cases = [
       [{ bindings: [{ role: "editor", members: ["user:a@b.c"] }] }, [], "role"],
       [{ bindings: [{ role: "roles/x", members: ["nobody"] }] }, [], "member"],
@@ -60,15 +56,13 @@ describe("IAM policies", () => {
   });
 
   test("TestIamPermissions grants every permission asked; wildcards are INVALID_ARGUMENT", () => {
-    const { broker } = setup();
-    const { topic } = topicAndSub(broker);
+    const { broker, topic } = setupWithSub();
     expect(broker.iam.test(topic, ["pubsub.topics.get", "pubsub.topics.update"])).toEqual(["pubsub.topics.get", "pubsub.topics.update"]);
     expect(caught(() => broker.iam.test(topic, ["pubsub.*"])).code).toBe("INVALID_ARGUMENT");
   });
 
   test("topics, subscriptions and schemas are looked up; missing ones and snapshots are NOT_FOUND", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     const schema = broker.schemas.create(`projects/${PROJECT}`, "iam-schema", { type: "AVRO", definition: '"string"' }).name;
     for (const r of [topic, sub, schema]) broker.iam.set(r, { bindings: [editor] });
     for (const r of [`projects/${PROJECT}/topics/nope`, subName(), `projects/${PROJECT}/schemas/nope`, `projects/${PROJECT}/snapshots/snap`]) {
@@ -79,8 +73,7 @@ describe("IAM policies", () => {
   });
 
   test("a deleted and re-created resource starts without a policy", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     broker.iam.set(topic, { bindings: [editor] });
     broker.iam.set(sub, { bindings: [editor] });
     broker.subscriptions.delete(sub);

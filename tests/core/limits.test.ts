@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { LIMITS, checkPublish } from "../../src/core/rules/limits.ts";
 import type { MessageInput } from "../../src/core/message.ts";
-import { bytes, caught, makeTopic, setup, topicAndSub, expectRefused } from "../helpers/core.ts";
+import { bytes, caught, makeTopic, setup, expectRefused, setupWithSub } from "../helpers/core.ts";
 
 const one = (m: MessageInput) => [m];
 const attrs = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
@@ -80,8 +80,7 @@ describe("checkPublish accepts", () => {
   });
 
   test("broker.publish applies the same checks", () => {
-    const { broker } = setup();
-    const { topic } = topicAndSub(broker);
+    const { broker, topic } = setupWithSub();
     expect(caught(() => broker.topics.publish(topic, [{}])).code).toBe("INVALID_ARGUMENT");
     expect(caught(() => broker.topics.publish(topic, [{ data: bytes("a"), orderingKey: "x" }, { data: bytes("b"), orderingKey: "y" }])).code).toBe(
       "FAILED_PRECONDITION",

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import { ENTRY_OVERHEAD, MESSAGE_OVERHEAD, MemoryBudget } from "../../src/core/memory-budget.ts";
-import { SEC, ack, bytes, caught, makeSub, makeTopic, nack, pullNow, setup, topicAndSub, expectRefused } from "../helpers/core.ts";
+import { SEC, ack, bytes, caught, makeSub, makeTopic, nack, pullNow, setup, topicAndSub, expectRefused, topicWithSubs, deadLettering } from "../helpers/core.ts";
 
 const KIB = bytes("x".repeat(1024));
 /** What one held 1 KiB message is accounted as. */
@@ -49,9 +49,7 @@ describe("memory accounting", () => {
 
   test("deleting or detaching a subscription, or a reset, frees what it held", () => {
     const { broker, memory } = budgeted(2 ** 30);
-    const topic = makeTopic(broker);
-    const a = makeSub(broker, topic);
-    const b = makeSub(broker, topic);
+    const { topic, subs: [a, b] } = topicWithSubs(broker, 2);
     broker.topics.publish(topic, [{ data: KIB }]);
     broker.subscriptions.delete(a);
     expect(memory.held).toBe(PER);
@@ -74,9 +72,7 @@ describe("memory accounting", () => {
 
   test("dead-lettering moves the message to the dead-letter topic's subscription, and its ack frees it", async () => {
     const { broker, memory } = budgeted(2 ** 30);
-    const dlq = makeTopic(broker);
-    const dlqSub = makeSub(broker, dlq);
-    const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    const { dlqSub, topic, sub } = deadLettering(broker);
     broker.topics.publish(topic, [{ data: KIB }]);
     for (let i = 0; i < 5; i++) nack(broker, sub, await pullNow(broker, sub));
     // The forwarded copy carries the dead-letter source attributes besides the data.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, nack, publishTexts, pullNow, setup, texts, topicAndSub, setupWithSub } from "../helpers/core.ts";
+import { SEC, ack, nack, publishTexts, pullNow, setup, texts, setupWithSub } from "../helpers/core.ts";
 
 const ordered = () => setupWithSub({ enableMessageOrdering: true });
 
@@ -92,8 +92,7 @@ describe("message ordering", () => {
   });
 
   test("keys on a non-ordered subscription are delivered freely", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["1"], "k");
     const first = await pullNow(broker, sub);
     publishTexts(broker, topic, ["2"], "k");

@@ -1,13 +1,12 @@
 /** Retention on the manual clock: subscription retention, retain_acked_messages, topic retention, live updates. */
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, makeSub, makeTopic, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
+import { SEC, ack, makeSub, makeTopic, publishTexts, pullNow, setup, texts, setupWithSub } from "../helpers/core.ts";
 
 const MIN = 60 * SEC;
 
 describe("subscription message_retention_duration", () => {
   test("an unacked message is dropped when it is older than retention, freeing it", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { messageRetentionDuration: 10 * MIN });
+    const { broker, clock, topic, sub } = setupWithSub({ messageRetentionDuration: 10 * MIN });
     publishTexts(broker, topic, ["old"]);
     clock.advance(5 * MIN);
     publishTexts(broker, topic, ["young"]);
@@ -19,8 +18,7 @@ describe("subscription message_retention_duration", () => {
   });
 
   test("a leased message past retention is dropped and its ack id no longer acks", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { messageRetentionDuration: 10 * MIN });
+    const { broker, clock, topic, sub } = setupWithSub({ messageRetentionDuration: 10 * MIN });
     publishTexts(broker, topic, ["a"]);
     clock.advance(10 * MIN - 5 * SEC);
     const ds = await pullNow(broker, sub);
@@ -32,8 +30,7 @@ describe("subscription message_retention_duration", () => {
   });
 
   test("shortening retention with UpdateSubscription drops at once", () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a"]);
     clock.advance(20 * MIN);
     expect(broker.stats().backlog).toBe(1);
@@ -45,8 +42,7 @@ describe("subscription message_retention_duration", () => {
 
 describe("retain_acked_messages", () => {
   test("acked messages are kept until retention runs out, then freed", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retainAckedMessages: true, messageRetentionDuration: 10 * MIN });
+    const { broker, clock, topic, sub } = setupWithSub({ retainAckedMessages: true, messageRetentionDuration: 10 * MIN });
     publishTexts(broker, topic, ["a", "b"]);
     ack(broker, sub, await pullNow(broker, sub));
     expect(broker.stats().backlog).toBe(0);
@@ -56,8 +52,7 @@ describe("retain_acked_messages", () => {
   });
 
   test("acked messages can be replayed by a seek to a time", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retainAckedMessages: true });
+    const { broker, clock, topic, sub } = setupWithSub({ retainAckedMessages: true });
     const t0 = clock.now();
     publishTexts(broker, topic, ["a", "b"]);
     ack(broker, sub, await pullNow(broker, sub));
@@ -67,8 +62,7 @@ describe("retain_acked_messages", () => {
   });
 
   test("turning it off releases the acked messages kept so far", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker, { retainAckedMessages: true });
+    const { broker, topic, sub } = setupWithSub({ retainAckedMessages: true });
     publishTexts(broker, topic, ["a"]);
     ack(broker, sub, await pullNow(broker, sub));
     expect(broker.stats().heldMessages).toBe(1);

@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, makeSub, makeTopic, msg, nack, publishTexts, pullNow, setup, texts, topicAndSub } from "../helpers/core.ts";
+import { SEC, ack, makeSub, makeTopic, msg, nack, publishTexts, pullNow, setup, texts, topicAndSub, setupWithSub, deadLettering } from "../helpers/core.ts";
 
 describe("retry policy", () => {
   test("a nack is held back by minimum_backoff", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 600 * SEC } });
+    const { broker, clock, topic, sub } = setupWithSub({ retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 600 * SEC } });
     publishTexts(broker, topic, ["a"]);
     nack(broker, sub, await pullNow(broker, sub));
     expect(await pullNow(broker, sub)).toEqual([]);
@@ -15,8 +14,7 @@ describe("retry policy", () => {
   });
 
   test("backoff grows with attempts and is capped by maximum_backoff", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 15 * SEC } });
+    const { broker, clock, topic, sub } = setupWithSub({ retryPolicy: { minimumBackoff: 10 * SEC, maximumBackoff: 15 * SEC } });
     publishTexts(broker, topic, ["a"]);
     nack(broker, sub, await pullNow(broker, sub));
     clock.advance(10 * SEC);
@@ -30,8 +28,7 @@ describe("retry policy", () => {
   });
 
   test("an expiry is held back by the backoff too", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 30 * SEC, maximumBackoff: 60 * SEC } });
+    const { broker, clock, topic, sub } = setupWithSub({ retryPolicy: { minimumBackoff: 30 * SEC, maximumBackoff: 60 * SEC } });
     publishTexts(broker, topic, ["a"]);
     await pullNow(broker, sub);
     clock.advance(10 * SEC); // lease expires now
@@ -42,8 +39,7 @@ describe("retry policy", () => {
   });
 
   test("other messages keep flowing while one is backing off", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker, { retryPolicy: { minimumBackoff: 60 * SEC, maximumBackoff: 60 * SEC } });
+    const { broker, topic, sub } = setupWithSub({ retryPolicy: { minimumBackoff: 60 * SEC, maximumBackoff: 60 * SEC } });
     publishTexts(broker, topic, ["slow"]);
     nack(broker, sub, await pullNow(broker, sub));
     publishTexts(broker, topic, ["fast"]);
@@ -78,9 +74,7 @@ describe("retry policy", () => {
 describe("dead-letter policy", () => {
   test("after max_delivery_attempts nacks the message goes to the dead-letter topic", async () => {
     const { broker } = setup();
-    const dlq = makeTopic(broker);
-    const dlqSub = makeSub(broker, dlq);
-    const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    const { dlqSub, topic, sub } = deadLettering(broker);
     broker.topics.publish(topic, [msg("poison", { attributes: { a: "1" } })]);
     const attempts: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -98,9 +92,7 @@ describe("dead-letter policy", () => {
 
   test("the forwarded copy carries the CloudPubSubDeadLetterSource* attributes", async () => {
     const { broker, clock } = setup();
-    const dlq = makeTopic(broker);
-    const dlqSub = makeSub(broker, dlq);
-    const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    const { dlqSub, topic, sub } = deadLettering(broker);
     const published = clock.now();
     const [id] = broker.topics.publish(topic, [msg("poison", { attributes: { a: "1" }, orderingKey: "" })]);
     for (let i = 0; i < 5; i++) {
@@ -123,9 +115,7 @@ describe("dead-letter policy", () => {
 
   test("expiries count toward max_delivery_attempts", async () => {
     const { broker, clock } = setup();
-    const dlq = makeTopic(broker);
-    const dlqSub = makeSub(broker, dlq);
-    const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    const { dlqSub, topic, sub } = deadLettering(broker);
     publishTexts(broker, topic, ["slow"]);
     for (let i = 0; i < 5; i++) {
       expect((await pullNow(broker, sub)).length).toBe(1);
@@ -137,9 +127,7 @@ describe("dead-letter policy", () => {
 
   test("a message acked before its last attempt is not dead-lettered", async () => {
     const { broker } = setup();
-    const dlq = makeTopic(broker);
-    const dlqSub = makeSub(broker, dlq);
-    const { topic, sub } = topicAndSub(broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    const { dlqSub, topic, sub } = deadLettering(broker);
     publishTexts(broker, topic, ["ok"]);
     for (let i = 0; i < 4; i++) nack(broker, sub, await pullNow(broker, sub));
     ack(broker, sub, await pullNow(broker, sub));

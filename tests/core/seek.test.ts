@@ -12,16 +12,18 @@ import {
   publishTexts,
   pullNow,
   setup,
+  setupWithSub,
   texts,
-  topicAndSub, expectRefused } from "../helpers/core.ts";
+  topicAndSub,
+  expectRefused,
+} from "../helpers/core.ts";
 
 let n = 0;
 const snapName = () => `projects/${PROJECT}/snapshots/seek-${++n}`;
 
 describe("seek to a time", () => {
   test("messages before the time become acked, at or after unacked", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { retainAckedMessages: true });
+    const { broker, clock, topic, sub } = setupWithSub({ retainAckedMessages: true });
     publishTexts(broker, topic, ["old"]);
     clock.advance(SEC);
     const t = clock.now();
@@ -34,8 +36,7 @@ describe("seek to a time", () => {
   });
 
   test("a seek to the future acks everything (purge)", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["a", "b"]);
     await pullNow(broker, sub, 1); // one leased, one waiting
     broker.seek(sub, { time: clock.now() + 1000 * 24 * 3600 * SEC });
@@ -46,8 +47,7 @@ describe("seek to a time", () => {
   });
 
   test("acked messages without retain_acked_messages or a log stay acked", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     const t0 = clock.now();
     publishTexts(broker, topic, ["gone"]);
     ack(broker, sub, await pullNow(broker, sub));
@@ -56,8 +56,7 @@ describe("seek to a time", () => {
   });
 
   test("a snapshot's log lets a time seek restore acked messages sent after the subscription was made", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     broker.createSnapshot(snapName(), sub);
     const t0 = clock.now();
     publishTexts(broker, topic, ["again"]);
@@ -78,8 +77,7 @@ describe("seek to a time", () => {
   });
 
   test("an unset target is INVALID_ARGUMENT; a missing subscription NOT_FOUND", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expect(caught(() => broker.seek(sub, {})).code).toBe("INVALID_ARGUMENT");
     expect(caught(() => broker.seek(`projects/${PROJECT}/subscriptions/nope-s`, { time: 0 })).code).toBe("NOT_FOUND");
   });
@@ -87,8 +85,7 @@ describe("seek to a time", () => {
 
 describe("seek to a snapshot", () => {
   test("the snapshot's backlog and later messages become unacked, the rest acked", async () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["acked-before", "pending"]);
     const [first] = await pullNow(broker, sub, 1);
     ack(broker, sub, [first]);
@@ -111,8 +108,7 @@ describe("seek to a snapshot", () => {
   });
 
   test("an expired snapshot is FAILED_PRECONDITION, a missing one NOT_FOUND", () => {
-    const { broker, clock } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, clock, sub } = setupWithSub();
     const name = snapName();
     broker.createSnapshot(name, sub);
     clock.advance(7 * 24 * 3600 * SEC);
@@ -123,8 +119,7 @@ describe("seek to a snapshot", () => {
 
 describe("seek and delivery", () => {
   test("outstanding leases end: old ack ids no longer ack, and an open stream gets the messages again at once", () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     const t0 = clock.now();
     publishTexts(broker, topic, ["x"]);
     const { sink } = openStream(broker, sub);
@@ -137,8 +132,7 @@ describe("seek and delivery", () => {
   });
 
   test("an ordered key is redelivered in order after a seek", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { enableMessageOrdering: true, retainAckedMessages: true });
+    const { broker, clock, topic, sub } = setupWithSub({ enableMessageOrdering: true, retainAckedMessages: true });
     const t0 = clock.now();
     publishTexts(broker, topic, ["1", "2", "3"], "k");
     const ds = await pullNow(broker, sub);
@@ -148,8 +142,7 @@ describe("seek and delivery", () => {
   });
 
   test("a detached subscription cannot seek", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     broker.detachSubscription(sub);
     expect(caught(() => broker.seek(sub, { time: 0 })).code).toBe("FAILED_PRECONDITION");
   });

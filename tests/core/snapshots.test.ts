@@ -1,6 +1,6 @@
 /** Snapshots on the manual clock: create, expiry, get, list, update, delete, and what they keep. */
 import { describe, expect, test } from "bun:test";
-import { SEC, ack, caught, makeSub, makeTopic, publishTexts, pullNow, setup, subName, texts, topicAndSub, PROJECT, expectRefused } from "../helpers/core.ts";
+import { SEC, ack, caught, makeSub, makeTopic, publishTexts, pullNow, setup, subName, texts, topicAndSub, PROJECT, expectRefused, setupWithSub, topicWithSubs } from "../helpers/core.ts";
 
 const HOUR = 3600 * SEC;
 const DAY = 24 * HOUR;
@@ -9,8 +9,7 @@ const snapName = (project = PROJECT) => `projects/${project}/snapshots/snap-${++
 
 describe("CreateSnapshot", () => {
   test("expires 7 days after the oldest unacked message was published", () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     const t0 = clock.now();
     publishTexts(broker, topic, ["a"]);
     clock.advance(3 * DAY);
@@ -20,22 +19,19 @@ describe("CreateSnapshot", () => {
   });
 
   test("without a backlog it expires 7 days after creation", () => {
-    const { broker, clock } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, clock, sub } = setupWithSub();
     expect(broker.createSnapshot(snapName(), sub).expireTime).toBe(clock.now() + 7 * DAY);
   });
 
   test("a snapshot that would expire within an hour is FAILED_PRECONDITION", () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker, { messageRetentionDuration: 10 * DAY });
+    const { broker, clock, topic, sub } = setupWithSub({ messageRetentionDuration: 10 * DAY });
     publishTexts(broker, topic, ["ancient"]);
     clock.advance(7 * DAY - HOUR + SEC);
     expect(caught(() => broker.createSnapshot(snapName(), sub)).code).toBe("FAILED_PRECONDITION");
   });
 
   test("names: ALREADY_EXISTS, INVALID_ARGUMENT, NOT_FOUND subscription, generated when empty", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     const name = snapName();
     broker.createSnapshot(name, sub);
     expect(caught(() => broker.createSnapshot(name, sub)).code).toBe("ALREADY_EXISTS");
@@ -50,8 +46,7 @@ describe("CreateSnapshot", () => {
   });
 
   test("labels are validated like a topic's", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expect(caught(() => broker.createSnapshot(snapName(), sub, { "Bad Key": "v" })).code).toBe("INVALID_ARGUMENT");
     expect(broker.createSnapshot(snapName(), sub, { env: "test" }).labels).toEqual({ env: "test" });
   });
@@ -59,8 +54,7 @@ describe("CreateSnapshot", () => {
 
 describe("what a snapshot keeps", () => {
   test("its subscription's unacked messages, and every later message of the topic", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["before"]);
     broker.createSnapshot(snapName(), sub);
     broker.subscriptions.delete(sub);
@@ -70,8 +64,7 @@ describe("what a snapshot keeps", () => {
   });
 
   test("deleting it frees what only it kept", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     publishTexts(broker, topic, ["before"]);
     const name = snapName();
     broker.createSnapshot(name, sub);
@@ -82,8 +75,7 @@ describe("what a snapshot keeps", () => {
   });
 
   test("it expires on the clock: gone from Get and List, its messages freed", () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     const name = snapName();
     broker.createSnapshot(name, sub);
     broker.subscriptions.delete(sub);
@@ -100,8 +92,7 @@ describe("what a snapshot keeps", () => {
 
 describe("Get, List, Update, Delete", () => {
   test("ListSnapshots is per project and paged; ListTopicSnapshots lists names of the topic", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     const other = topicAndSub(broker);
     const project = `proj-${++n}`;
     const names = [1, 2, 3].map(() => broker.createSnapshot(snapName(project), sub).name).sort();
@@ -122,8 +113,7 @@ describe("Get, List, Update, Delete", () => {
   });
 
   test("UpdateSnapshot changes labels and brings expire_time closer; masks are checked", () => {
-    const { broker, clock } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, clock, sub } = setupWithSub();
     const name = snapName();
     const s = broker.createSnapshot(name, sub);
     const up = broker.updateSnapshot({ ...s, labels: { a: "b" }, expireTime: clock.now() + DAY }, ["labels", "expire_time"]);
@@ -141,8 +131,7 @@ describe("Get, List, Update, Delete", () => {
   });
 
   test("mask paths into a scalar, a map key or through __proto__ are INVALID_ARGUMENT naming them, not a crash", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     const s = broker.createSnapshot(snapName(), sub);
     for (const path of ["expire_time.seconds", "expire_time.__proto__.x", "labels.__proto__", "labels..x", "labels.a"]) {
       expectRefused(() => broker.updateSnapshot({ ...s }, [path]), "INVALID_ARGUMENT", path);
@@ -160,8 +149,7 @@ describe("Get, List, Update, Delete", () => {
   });
 
   test("a snapshot outlives its topic, naming _deleted-topic_", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     const name = snapName();
     broker.createSnapshot(name, sub);
     broker.topics.delete(topic);
@@ -174,9 +162,7 @@ describe("Get, List, Update, Delete", () => {
 describe("snapshot across two subscriptions of a topic", () => {
   test("a snapshot of one subscription replays into another of the same topic", async () => {
     const { broker } = setup();
-    const topic = makeTopic(broker);
-    const a = makeSub(broker, topic);
-    const b = makeSub(broker, topic);
+    const { topic, subs: [a, b] } = topicWithSubs(broker, 2);
     publishTexts(broker, topic, ["1", "2"]);
     ack(broker, a, (await pullNow(broker, a)).slice(0, 1)); // a acks "1", leaves "2"
     const name = snapName();

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import type { Store } from "../../src/core/store/store.ts";
-import { PROJECT, SEC, ack, caught, makeSub, makeTopic, msg, nack, publishTexts, pullNow, setup, texts, topicAndSub, uid } from "../helpers/core.ts";
+import { PROJECT, SEC, ack, caught, makeSub, makeTopic, msg, nack, publishTexts, pullNow, setup, texts, topicAndSub, uid, topicWithSubs } from "../helpers/core.ts";
 import { RowStore } from "../helpers/row-store.ts";
 import { storeKind, type RowTuple } from "../helpers/stores.ts";
 
@@ -43,9 +43,7 @@ describe("ids", () => {
 describe("held accounting", () => {
   test("a message is held once however many subscriptions take it, and freed after the last ack", async () => {
     const { broker } = setup();
-    const topic = makeTopic(broker);
-    const a = makeSub(broker, topic);
-    const b = makeSub(broker, topic);
+    const { topic, subs: [a, b] } = topicWithSubs(broker, 2);
     publishTexts(broker, topic, ["12345"]);
     expect(broker.stats()).toMatchObject({ heldMessages: 1, heldBytes: 5 });
     ack(broker, a, await pullNow(broker, a));

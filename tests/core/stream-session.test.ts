@@ -19,8 +19,7 @@ describe("stream first request", () => {
   });
 
   test.each([9, 601, 0])("stream_ack_deadline_seconds %i is INVALID_ARGUMENT naming it", (secs) => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expectRefused(() => new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: secs }, new FakeSink()), "INVALID_ARGUMENT", "stream_ack_deadline_seconds");
   });
 
@@ -31,15 +30,13 @@ describe("stream first request", () => {
   });
 
   test("mismatched modify_deadline lengths are INVALID_ARGUMENT", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     const first = { subscription: sub, streamAckDeadlineSeconds: 10, modifyDeadlineAckIds: ["a", "b"], modifyDeadlineSeconds: [10] };
     expect(caught(() => new StreamSession(broker.subscriptions, first, new FakeSink())).code).toBe("INVALID_ARGUMENT");
   });
 
   test("a detached subscription is FAILED_PRECONDITION", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     broker.detachSubscription(sub);
     expect(caught(() => new StreamSession(broker.subscriptions, { subscription: sub, streamAckDeadlineSeconds: 10 }, new FakeSink())).code).toBe(
       "FAILED_PRECONDITION",

@@ -1,13 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { SubscriptionResource } from "../../src/core/resources.ts";
-import { SEC, caught, makeSub, makeTopic, pullNow, setup, subName, topicAndSub, topicName, expectRefused } from "../helpers/core.ts";
+import { SEC, caught, makeSub, makeTopic, pullNow, setup, subName, topicName, expectRefused, setupWithSub } from "../helpers/core.ts";
 
 const DAY = 24 * 3600 * SEC;
 
 describe("subscription CRUD and defaults", () => {
   test("defaults: ack deadline 10 s, retention 7 d, expiration 31 d", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     const s = broker.subscriptions.get(sub);
     expect(s.ackDeadlineSeconds).toBe(10);
     expect(s.messageRetentionDuration).toBe(7 * DAY);
@@ -17,8 +16,7 @@ describe("subscription CRUD and defaults", () => {
   });
 
   test("createSubscription of an existing name is ALREADY_EXISTS", () => {
-    const { broker } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, topic, sub } = setupWithSub();
     expectRefused(() => makeSub(broker, topic, { name: sub }), "ALREADY_EXISTS", sub);
   });
 
@@ -83,8 +81,7 @@ describe("subscription CRUD and defaults", () => {
   });
 
   test("deleteSubscription then getSubscription is NOT_FOUND", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     broker.subscriptions.delete(sub);
     expect(caught(() => broker.subscriptions.get(sub)).code).toBe("NOT_FOUND");
     expect(caught(() => broker.subscriptions.delete(sub)).code).toBe("NOT_FOUND");
@@ -96,16 +93,14 @@ describe("subscription CRUD and defaults", () => {
   });
 
   test("pull on a detached subscription is FAILED_PRECONDITION", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     broker.detachSubscription(sub);
     expect(broker.subscriptions.get(sub).detached).toBe(true);
     expectRefused(() => broker.subscriptions.pull(sub, 1, true), "FAILED_PRECONDITION", "detached");
   });
 
   test("pull with max_messages 0 is INVALID_ARGUMENT naming max_messages", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expectRefused(() => broker.subscriptions.pull(sub, 0, true), "INVALID_ARGUMENT", "max_messages");
   });
 });
@@ -115,20 +110,17 @@ describe("updateSubscription masks", () => {
     structuredClone(broker.subscriptions.get(name));
 
   test("an empty mask is INVALID_ARGUMENT naming update_mask", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expectRefused(() => broker.subscriptions.update({ ...current(broker, sub), ackDeadlineSeconds: 30 }, []), "INVALID_ARGUMENT", "update_mask");
   });
 
   test("an unknown path is INVALID_ARGUMENT naming it", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expectRefused(() => broker.subscriptions.update(current(broker, sub), ["bogus_path"]), "INVALID_ARGUMENT", "bogus_path");
   });
 
   test.each(["enable_message_ordering", "filter", "name", "topic"])("immutable path %s is INVALID_ARGUMENT naming it", (path) => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     const e = caught(() =>
       broker.subscriptions.update({ ...current(broker, sub), enableMessageOrdering: true, filter: 'attributes:x' }, [path]),
     );
@@ -139,8 +131,7 @@ describe("updateSubscription masks", () => {
   });
 
   test("labels update changes labels only", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker, { labels: { a: "1" }, ackDeadlineSeconds: 42 });
+    const { broker, sub } = setupWithSub({ labels: { a: "1" }, ackDeadlineSeconds: 42 });
     const updated = broker.subscriptions.update({ ...current(broker, sub), labels: { b: "2" }, ackDeadlineSeconds: 99 }, ["labels"]);
     expect(updated.labels).toEqual({ b: "2" });
     expect(updated.ackDeadlineSeconds).toBe(42);
@@ -148,8 +139,7 @@ describe("updateSubscription masks", () => {
   });
 
   test("ack_deadline_seconds update is validated and applied", () => {
-    const { broker } = setup();
-    const { sub } = topicAndSub(broker);
+    const { broker, sub } = setupWithSub();
     expect(broker.subscriptions.update({ ...current(broker, sub), ackDeadlineSeconds: 60 }, ["ack_deadline_seconds"]).ackDeadlineSeconds).toBe(60);
     const e = caught(() => broker.subscriptions.update({ ...current(broker, sub), ackDeadlineSeconds: 601 }, ["ack_deadline_seconds"]));
     expect(e.code).toBe("INVALID_ARGUMENT");
@@ -157,8 +147,7 @@ describe("updateSubscription masks", () => {
   });
 
   test("an updated ack deadline applies to later deliveries", async () => {
-    const { broker, clock } = setup();
-    const { topic, sub } = topicAndSub(broker);
+    const { broker, clock, topic, sub } = setupWithSub();
     broker.subscriptions.update({ ...current(broker, sub), ackDeadlineSeconds: 60 }, ["ack_deadline_seconds"]);
     broker.topics.publish(topic, [{ data: new Uint8Array([1]) }]);
     expect((await pullNow(broker, sub)).length).toBe(1);

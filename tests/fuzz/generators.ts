@@ -192,3 +192,10 @@ export function internalErrorsSinceStart(): (total?: number) => number {
 export const fuzzSeed = (fallback: number) => Number(process.env.FUZZ_SEED ?? fallback);
 /** FUZZ_CASES: cases per RPC (120 unless told). */
 export const FUZZ_CASES = Number(process.env.FUZZ_CASES ?? 120);
+
+/** The gRPC fuzz suites' bounds: a unary call is answered within CALL_MS (a stream still open at STREAM_MS is fine). */
+export const CALL_MS = 5000;
+export const STREAM_MS = 300;
+/** Calls in flight at once, and the most bytes of details an error may carry. */
+export const PARALLEL_CALLS = 24;
+export const MAX_DETAILS = 2048;

@@ -8,17 +8,15 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import { methods, rawChannel, withBytes, type Method, type Outcome } from "../helpers/raw-bytes.ts";
-import { BAD_UTF8, BAD_UTF8_MARKER, markOneString, mutate, poison, rng, templates, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES } from "./generators.ts";
+import { methods, rawChannel, withBytes, type Method } from "../helpers/raw-bytes.ts";
+import type { CallStatus } from "../helpers/raw-grpc.ts";
+import { BAD_UTF8, BAD_UTF8_MARKER, markOneString, mutate, poison, rng, templates, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES, CALL_MS, STREAM_MS, PARALLEL_CALLS, MAX_DETAILS } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
+import { collectTexts } from "../helpers/receive.ts";
 
 const SEED = fuzzSeed(20261122);
 const CASES = FUZZ_CASES;
-/** Every unary call must be answered within this; a stream still open at STREAM_MS is fine. */
-const CALL_MS = 5000;
-const STREAM_MS = 300;
-const PARALLEL = 24;
-const MAX_DETAILS = 2048;
 
 forEachGrpcServer((grpcServer) => {
   /** Other test files in this process may have counted theirs: only this file's count matters. */
@@ -81,7 +79,7 @@ forEachGrpcServer((grpcServer) => {
         const b = body(r, m, kind, template);
         jobs.push(async () => {
           // A stream gets a valid first request half the time, so later requests reach the session.
-          const o: Outcome = m.streaming
+          const o: CallStatus = m.streaming
             ? await ch.stream(m, i % 2 ? [m.encode(template()), b] : [b], STREAM_MS)
             : await ch.send(m, b, CALL_MS);
           counts[`${o.code}`] = (counts[`${o.code}`] ?? 0) + 1;
@@ -92,7 +90,7 @@ forEachGrpcServer((grpcServer) => {
         });
       }
     }
-    for (let i = 0; i < jobs.length; i += PARALLEL) await Promise.all(jobs.slice(i, i + PARALLEL).map((j) => j()));
+    for (let i = 0; i < jobs.length; i += PARALLEL_CALLS) await Promise.all(jobs.slice(i, i + PARALLEL_CALLS).map((j) => j()));
     ch.close();
     console.log(`grpc fuzz (seed ${SEED}): ${jobs.length} calls over ${methods().length} RPCs; outcomes by status code ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);
@@ -100,14 +98,11 @@ forEachGrpcServer((grpcServer) => {
   }, 120_000);
 
   test("afterwards an official client is served as usual", async () => {
-    const ps = emu.client();
-    const [t] = await ps.createTopic(unique("after"));
-    const [s] = await t.createSubscription(unique("after"));
-    const got: string[] = [];
-    s.on("message", (m) => (got.push(m.data.toString()), m.ack()));
-    await t.publishMessage({ data: Buffer.from("after the fuzz") });
+    const { topic, sub } = await topicAndSub(emu.client());
+    const got = collectTexts(sub);
+    await topic.publishMessage({ data: Buffer.from("after the fuzz") });
     await waitFor(() => got.length === 1, 10_000, "a delivery after the fuzz");
     expect(got).toEqual(["after the fuzz"]);
-    await s.close();
+    await sub.close();
   });
 });

@@ -19,9 +19,10 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 import { Peer, T, frame } from "../helpers/h2-peer.ts";
 import { FakeWire } from "../helpers/h2-wire.ts";
 import { clientBytes } from "./h2-arbitraries.ts";
+import { fuzzSeed, FUZZ_CASES } from "./generators.ts";
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
-const CASES = Number(process.env.FUZZ_CASES ?? 120);
+const SEED = fuzzSeed(20261127);
+const CASES = FUZZ_CASES;
 /** A case's bytes are handled synchronously: far less than this, or it is a hang. */
 const CASE_MS = 2000;
 /** What may wait for a pipe that takes nothing: our SETTINGS and answers, a scratch buffer of DATA, the control backlog. */

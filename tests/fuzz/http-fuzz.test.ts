@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as net from "node:net";
 import { startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
-import { rawClients } from "../helpers/raw-grpc.ts";
+import { grpcClients } from "../helpers/raw-grpc.ts";
 import { HOSTILE_STRINGS, rng, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
@@ -109,7 +109,7 @@ forEachGrpcServer((grpcServer) => {
     expect(await res.json()).toEqual({ status: "ok" });
     const metrics = await (await fetch(`http://${emu.endpoint}/metrics.json`)).json();
     expect(newInternalErrors(metrics.internalErrors)).toBe(0);
-    const c = rawClients(emu.endpoint);
+    const c = grpcClients(emu.endpoint);
     const name = `projects/p/topics/${unique("after")}`;
     expect((await c.call(c.publisher, "CreateTopic", { name })).name).toBe(name);
     c.close();

@@ -10,17 +10,13 @@ import * as protoLoader from "@grpc/proto-loader";
 import { join } from "node:path";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 import { rawChannel, type Method } from "../helpers/raw-bytes.ts";
-import { HOSTILE_STRINGS, mutate, rng, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES } from "./generators.ts";
+import { HOSTILE_STRINGS, mutate, rng, type Rng, internalErrorsSinceStart, fuzzSeed, FUZZ_CASES, CALL_MS, STREAM_MS, PARALLEL_CALLS, MAX_DETAILS } from "./generators.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 const SEED = fuzzSeed(20261127);
 const CASES = FUZZ_CASES;
-const CALL_MS = 5000;
-const STREAM_MS = 300;
-const PARALLEL = 24;
-const MAX_DETAILS = 2048;
 
 const definition = protoLoader.loadSync(["grpc/health/v1/health.proto", "grpc/reflection/v1/reflection.proto", "grpc/reflection/v1alpha/reflection.proto"], {
   includeDirs: [join(import.meta.dir, "../../protos")],
@@ -87,7 +83,7 @@ forEachGrpcServer((grpcServer) => {
         });
       }
     }
-    for (let i = 0; i < jobs.length; i += PARALLEL) await Promise.all(jobs.slice(i, i + PARALLEL).map((j) => j()));
+    for (let i = 0; i < jobs.length; i += PARALLEL_CALLS) await Promise.all(jobs.slice(i, i + PARALLEL_CALLS).map((j) => j()));
     ch.close();
     console.log(`std services fuzz (seed ${SEED}): ${jobs.length} calls; outcomes by status code ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);

@@ -7,17 +7,17 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
-import { CALL_TIMEOUT_MS, rawClients, type RawClients } from "../helpers/raw-grpc.ts";
+import { CALL_TIMEOUT_MS, grpcClients, type GrpcClients } from "../helpers/raw-grpc.ts";
 import { protoc, SHOP_FILES } from "../helpers/protoc.ts";
 import { topicPath } from "../helpers/project.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 forEachGrpcServer((grpcServer) => {
   let emu: TestEmulator;
-  let c: RawClients;
+  let c: GrpcClients;
   beforeAll(async () => {
     emu = await startTestEmulator({ grpcServer });
-    c = rawClients(emu.endpoint);
+    c = grpcClients(emu.endpoint);
   });
   afterAll(async () => {
     c?.close();

@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as net from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
-import { rawClients, statusOf } from "../helpers/raw-grpc.ts";
+import { grpcClients, statusOf } from "../helpers/raw-grpc.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
+import { collectTexts } from "../helpers/receive.ts";
 
 const TIMEOUT = 300;
 const MAGIC = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -125,7 +127,7 @@ forEachGrpcServer((grpcServer) => {
         upstream.on("close", end).on("error", end);
       });
       await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", () => r()));
-      const c = rawClients(`127.0.0.1:${(proxy.address() as net.AddressInfo).port}`);
+      const c = grpcClients(`127.0.0.1:${(proxy.address() as net.AddressInfo).port}`);
       try {
         const s = await statusOf(c.call(c.publisher, "GetTopic", { topic: `projects/p/topics/${unique("split")}` }));
         expect(s.code).toBe(grpc.status.NOT_FOUND);
@@ -138,11 +140,8 @@ forEachGrpcServer((grpcServer) => {
 
   describe("idle gRPC streams", () => {
     test("a StreamingPull idle for many handshake timeouts still delivers", async () => {
-      const pubsub = emu.client();
-      const [topic] = await pubsub.createTopic(unique("idle"));
-      const [sub] = await topic.createSubscription(unique("idle-sub"));
-      const got: string[] = [];
-      sub.on("message", (m) => (got.push(m.data.toString()), m.ack()));
+      const { topic, sub } = await topicAndSub(emu.client());
+      const got = collectTexts(sub);
       sub.on("error", () => {});
       await pause(TIMEOUT * 6);
       await topic.publishMessage({ data: Buffer.from("still here") });

@@ -41,6 +41,15 @@ const PROTOCOL_ERROR = 1;
 const STREAM_CLOSED = 5;
 
 let emu: TestEmulator;
+/** Runs `fn` on a new connection to the emulator, destroyed after. */
+async function withPeer<T>(fn: (peer: Peer) => Promise<T>): Promise<T> {
+  const peer = new Peer(emu.port);
+  try {
+    return await fn(peer);
+  } finally {
+    peer.destroy();
+  }
+}
 beforeAll(async () => {
   emu = await startTestEmulator({ grpcServer: "raw" });
 });
@@ -72,8 +81,7 @@ interface Outcome {
 
 /** One call on stream 1 of a new connection: `fields`, then the DATA frames (END_STREAM on the last). */
 async function call(fields: Fields, data: Buffer[] = [REQUEST], trailers?: Fields): Promise<Outcome> {
-  const peer = new Peer(emu.port);
-  try {
+  return withPeer(async (peer) => {
     const end = data.length === 0 && !trailers ? END_STREAM : 0;
     const frames = [frame(HEADERS, END_HEADERS | end, 1, fieldsBlock(fields))];
     data.forEach((d, i) => frames.push(frame(DATA, i === data.length - 1 && !trailers ? END_STREAM : 0, 1, d)));
@@ -83,9 +91,7 @@ async function call(fields: Fields, data: Buffer[] = [REQUEST], trailers?: Field
     const rst = peer.frames.find((f) => f.stream === 1 && f.type === RST_STREAM) ?? null;
     const headers = answers(peer.frames, 1);
     return { reset: rst ? rstCode(rst) : null, answer: headers.length && last?.type === HEADERS ? new Map(headers.flatMap((h) => [...h])) : null };
-  } finally {
-    peer.destroy();
-  }
+  });
 }
 
 describe("well-formed requests are served, and gRPC's refusals stay gRPC answers", () => {
@@ -153,22 +159,17 @@ describe("a malformed request is RST_STREAM PROTOCOL_ERROR, never served (RFC 91
     expect(r.reset).toBe(PROTOCOL_ERROR);
   });
 
-  test("forbidden characters in a field added to the HPACK table end the connection (a later block could name it by index)", async () => {
-    const peer = new Peer(emu.port);
-    try {
+  test("forbidden characters in a field added to the HPACK table end the connection (a later block could name it by index)", () =>
+    withPeer(async (peer) => {
       // A literal with incremental indexing (RFC 7541 §6.2.1), new name: 0x40, then name and value.
       const indexed = Buffer.concat([Buffer.from([0x40]), literal("x-custom", "a\r\nb").subarray(1)]);
       peer.send(frame(HEADERS, END_HEADERS, 1, Buffer.concat([fieldsBlock(GOOD), indexed])), frame(DATA, END_STREAM, 1, REQUEST));
       expect(goawayCode(await peer.goaway())).toBe(PROTOCOL_ERROR);
       expect(answers(peer.frames, 1)).toHaveLength(0);
-    } finally {
-      peer.destroy();
-    }
-  });
+    }));
 
-  test("after a malformed request the connection still serves the next call", async () => {
-    const peer = new Peer(emu.port);
-    try {
+  test("after a malformed request the connection still serves the next call", () =>
+    withPeer(async (peer) => {
       peer.send(frame(HEADERS, END_HEADERS, 1, fieldsBlock([...GOOD, ["Upper", "1"]])), frame(DATA, END_STREAM, 1, REQUEST));
       peer.send(frame(HEADERS, END_HEADERS, 3, fieldsBlock(GOOD)), frame(DATA, END_STREAM, 3, REQUEST));
       await peer.next((f) => f.stream === 3 && f.type === HEADERS && (f.flags & END_STREAM) !== 0);
@@ -179,84 +180,59 @@ describe("a malformed request is RST_STREAM PROTOCOL_ERROR, never served (RFC 91
       expect(await peer.next((f) => f.type === 6 && (f.flags & 1) === 1)).not.toBeNull();
       expect(peer.frames.filter((f) => f.stream === 1 && f.type === RST_STREAM)).toHaveLength(1);
       expect(peer.frames.some((f) => f.type === 7)).toBe(false);
-    } finally {
-      peer.destroy();
-    }
-  });
+    }));
 });
 
 describe("stream states", () => {
   /** A complete call on stream 1, answered; then `after` on the same connection. */
   async function afterCall(after: (peer: Peer) => void): Promise<Frame | null> {
-    const peer = new Peer(emu.port);
-    try {
+    return withPeer(async (peer) => {
       peer.send(frame(HEADERS, END_HEADERS, 1, fieldsBlock(GOOD)), frame(DATA, END_STREAM, 1, REQUEST));
       expect(await peer.next((f) => f.stream === 1 && f.type === HEADERS && (f.flags & END_STREAM) !== 0)).not.toBeNull();
       after(peer);
       return await peer.next((f) => f.stream === 1 && f.type === RST_STREAM);
-    } finally {
-      peer.destroy();
-    }
+    });
   }
   test("DATA on a call the client ended (and the server answered) is RST_STREAM STREAM_CLOSED", async () => {
     expect(rstCode(await afterCall((p) => p.send(frame(DATA, 0, 1, REQUEST))))).toBe(STREAM_CLOSED);
   });
-  test("HEADERS on a call the client ended is a connection error STREAM_CLOSED", async () => {
-    const peer = new Peer(emu.port);
-    try {
+  test("HEADERS on a call the client ended is a connection error STREAM_CLOSED", () =>
+    withPeer(async (peer) => {
       peer.send(frame(HEADERS, END_HEADERS, 1, fieldsBlock(GOOD)), frame(DATA, END_STREAM, 1, REQUEST));
       expect(await peer.next((f) => f.stream === 1 && f.type === HEADERS && (f.flags & END_STREAM) !== 0)).not.toBeNull();
       peer.send(frame(HEADERS, END_HEADERS | END_STREAM, 1, fieldsBlock([["x-trailer", "1"]])));
       expect(goawayCode(await peer.goaway())).toBe(STREAM_CLOSED);
-    } finally {
-      peer.destroy();
-    }
-  });
-  test("DATA after the client's own RST_STREAM is STREAM_CLOSED", async () => {
-    const peer = new Peer(emu.port);
-    try {
+    }));
+  test("DATA after the client's own RST_STREAM is STREAM_CLOSED", () =>
+    withPeer(async (peer) => {
       // A StreamingPull stays open until the client resets it.
       const pull = GOOD.map(([n, v]): [string, string] => [n, n === ":path" ? "/google.pubsub.v1.Subscriber/StreamingPull" : v]);
       peer.send(frame(HEADERS, END_HEADERS, 1, fieldsBlock(pull)), frame(RST_STREAM, 0, 1, u32(8)), frame(DATA, 0, 1, REQUEST));
       expect(rstCode(await peer.next((f) => f.stream === 1 && f.type === RST_STREAM))).toBe(STREAM_CLOSED);
-    } finally {
-      peer.destroy();
-    }
-  });
-  test("HEADERS depending on its own stream is PROTOCOL_ERROR and not served", async () => {
-    const peer = new Peer(emu.port);
-    try {
+    }));
+  test("HEADERS depending on its own stream is PROTOCOL_ERROR and not served", () =>
+    withPeer(async (peer) => {
       const priority = Buffer.concat([u32(1), Buffer.from([16])]);
       peer.send(frame(HEADERS, END_HEADERS | 0x20, 1, Buffer.concat([priority, fieldsBlock(GOOD)])), frame(DATA, END_STREAM, 1, REQUEST));
       expect(rstCode(await peer.next((f) => f.stream === 1 && f.type === RST_STREAM))).toBe(PROTOCOL_ERROR);
       expect(answers(peer.frames, 1)).toHaveLength(0);
-    } finally {
-      peer.destroy();
-    }
-  });
-  test("PRIORITY making a stream depend on itself is PROTOCOL_ERROR", async () => {
-    const peer = new Peer(emu.port);
-    try {
+    }));
+  test("PRIORITY making a stream depend on itself is PROTOCOL_ERROR", () =>
+    withPeer(async (peer) => {
       peer.send(frame(2, 0, 3, Buffer.concat([u32(3), Buffer.from([16])])));
       expect(rstCode(await peer.next((f) => f.stream === 3 && f.type === RST_STREAM))).toBe(PROTOCOL_ERROR);
-    } finally {
-      peer.destroy();
-    }
-  });
+    }));
 });
 
 describe("h2c probes answered as on HTTP/1.1", () => {
   /** GET or HEAD of `path` on stream 1: the response's fields and its body. */
   async function probe(method: string, path: string): Promise<{ fields: Map<string, string> | undefined; body: string; ended: boolean }> {
-    const peer = new Peer(emu.port);
-    try {
+    return withPeer(async (peer) => {
       peer.send(frame(HEADERS, END_HEADERS | END_STREAM, 1, fieldsBlock([[":method", method], [":scheme", "http"], [":path", path], [":authority", "x"]])));
       const end = await peer.next((f) => f.stream === 1 && (f.flags & END_STREAM) !== 0 && (f.type === DATA || f.type === HEADERS));
       const body = Buffer.concat(peer.frames.filter((f) => f.stream === 1 && f.type === DATA).map((f) => f.payload)).toString();
       return { fields: answers(peer.frames, 1)[0], body, ended: end !== null };
-    } finally {
-      peer.destroy();
-    }
+    });
   }
   test("GET / answers 200 Ok with its body, as the gcloud emulator does", async () => {
     const r = await probe("GET", "/");

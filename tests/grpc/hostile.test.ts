@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator.ts";
 import { method, rawChannel, withBytes } from "../helpers/raw-bytes.ts";
-import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
+import { grpcClients, statusOf, type GrpcClients } from "../helpers/raw-grpc.ts";
 import { subPath, topicPath } from "../helpers/project.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
@@ -20,7 +20,7 @@ const MAX_DETAILS = 2048;
 
 forEachGrpcServer((grpcServer) => {
   let emu: TestEmulator;
-  let c: RawClients;
+  let c: GrpcClients;
   let topic: string;
   let sub: string;
   const pub = (m: string, req: Obj) => statusOf(c.call(c.publisher, m, req));
@@ -28,7 +28,7 @@ forEachGrpcServer((grpcServer) => {
 
   beforeAll(async () => {
     emu = await startTestEmulator({ grpcServer });
-    c = rawClients(emu.endpoint);
+    c = grpcClients(emu.endpoint);
     topic = topicPath();
     sub = subPath();
     await c.call(c.publisher, "CreateTopic", { name: topic });
@@ -38,6 +38,15 @@ forEachGrpcServer((grpcServer) => {
     c.close();
     await emu.close();
   });
+
+  /** Publishes `messages` to a new subscription of `topic` (with `filter` if given); the attributes of what a Pull then gets. */
+  async function pulledAttributes(messages: Obj[], filter?: string): Promise<Obj[]> {
+    const s = subPath();
+    await c.call(c.subscriber, "CreateSubscription", { name: s, topic, filter });
+    expect((await pub("Publish", { topic, messages })).code).toBe(S.OK);
+    const res = await c.call(c.subscriber, "Pull", { subscription: s, maxMessages: 10, returnImmediately: true });
+    return res.receivedMessages.map((m: Obj) => m.message.attributes);
+  }
 
   /** The server still creates with labels, updates, publishes and pulls, on this same connection. */
   async function stillServes(): Promise<void> {
@@ -111,31 +120,21 @@ forEachGrpcServer((grpcServer) => {
       });
     }
     test("escapes that parse still match", async () => {
-      const s = subPath();
-      await c.call(c.subscriber, "CreateSubscription", { name: s, topic, filter: 'attributes.q = "say \\"hi\\"\\n"' });
-      await c.call(c.publisher, "Publish", { topic, messages: [{ attributes: { q: 'say "hi"\n' } }, { attributes: { q: "other" } }] });
-      const res = await c.call(c.subscriber, "Pull", { subscription: s, maxMessages: 10, returnImmediately: true });
-      expect(res.receivedMessages.map((m: Obj) => m.message.attributes.q)).toEqual(['say "hi"\n']);
+      const got = await pulledAttributes([{ attributes: { q: 'say "hi"\n' } }, { attributes: { q: "other" } }], 'attributes.q = "say \\"hi\\"\\n"');
+      expect(got.map((a) => a.q)).toEqual(['say "hi"\n']);
     });
   });
 
   describe("prototype keys are data", () => {
     test("a message whose only attribute is __proto__ is published and delivered with it", async () => {
-      const s = subPath();
-      await c.call(c.subscriber, "CreateSubscription", { name: s, topic });
       const attributes = JSON.parse('{"__proto__":"p","constructor":"c"}');
-      expect((await pub("Publish", { topic, messages: [{ attributes: JSON.parse('{"__proto__":"p"}') }, { attributes }] })).code).toBe(S.OK);
-      const res = await c.call(c.subscriber, "Pull", { subscription: s, maxMessages: 10, returnImmediately: true });
-      const got = res.receivedMessages.map((m: Obj) => Object.entries(m.message.attributes));
+      const got = (await pulledAttributes([{ attributes: JSON.parse('{"__proto__":"p"}') }, { attributes }])).map((a) => Object.entries(a));
       expect(got).toEqual([[["__proto__", "p"]], [["__proto__", "p"], ["constructor", "c"]]]);
     });
 
     test("a filter on an attribute named constructor only matches a message that has it", async () => {
-      const s = subPath();
-      await c.call(c.subscriber, "CreateSubscription", { name: s, topic, filter: "attributes:constructor" });
-      await c.call(c.publisher, "Publish", { topic, messages: [{ attributes: { a: "1" } }, { attributes: { constructor: "2" } }] });
-      const res = await c.call(c.subscriber, "Pull", { subscription: s, maxMessages: 10, returnImmediately: true });
-      expect(res.receivedMessages.map((m: Obj) => m.message.attributes.constructor)).toEqual(["2"]);
+      const got = await pulledAttributes([{ attributes: { a: "1" } }, { attributes: { constructor: "2" } }], "attributes:constructor");
+      expect(got.map((a) => a.constructor as unknown)).toEqual(["2"]);
     });
 
     test("a label key __proto__ is INVALID_ARGUMENT naming it; constructor is a valid key and round-trips", async () => {

@@ -6,7 +6,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
-import { CALL_TIMEOUT_MS, rawClients, type RawClients } from "../helpers/raw-grpc.ts";
+import { CALL_TIMEOUT_MS, grpcClients, type GrpcClients } from "../helpers/raw-grpc.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,7 +16,7 @@ const S = grpc.status;
 
 forEachGrpcServer((grpcServer) => {
   let emu: TestEmulator;
-  let c: RawClients;
+  let c: GrpcClients;
   const topic = `projects/${PROJECT}/topics/${unique("t")}`;
 
   const pub = (method: string, req: Obj) => c.call(c.publisher, method, req);
@@ -25,7 +25,7 @@ forEachGrpcServer((grpcServer) => {
 
   beforeAll(async () => {
     emu = await startTestEmulator({ grpcServer });
-    c = rawClients(emu.endpoint);
+    c = grpcClients(emu.endpoint);
     await pub("CreateTopic", { name: topic });
   });
 

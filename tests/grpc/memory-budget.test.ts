@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
-import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
+import { grpcClients, statusOf, type GrpcClients } from "../helpers/raw-grpc.ts";
 import { spawnServer, type ServerProcess } from "../helpers/server-process.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
@@ -15,12 +15,12 @@ const BATCH = Array.from({ length: 16 }, () => ({ data: Buffer.alloc(64 * 1024, 
 forEachGrpcServer((grpcServer) => {
   let server: ServerProcess;
   let endpoint: string;
-  let c: RawClients;
+  let c: GrpcClients;
 
   beforeAll(async () => {
     server = await spawnServer(["--grpc-server", grpcServer, "--max-memory", String(MAX_MEMORY), "--log-level", "warn"], { ms: 15_000 });
     endpoint = server.endpoint;
-    c = rawClients(endpoint);
+    c = grpcClients(endpoint);
   });
   afterAll(async () => {
     c?.close();

@@ -6,12 +6,9 @@
  * message naming the cap and the flag to use. Never a crash, never a budget that refuses everything.
  * Messages of 4 KiB, 256 to a Publish (1 MiB), so a step costs seconds.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { CGEXEC, makeCgroup, removeCgroup, setMemoryMax, type Cgroup } from "../../bench/lib/limits.ts";
-import { fillDrainRefill } from "../helpers/fill-drain.ts";
-import type { RawClients } from "../helpers/raw-grpc.ts";
-import { spawnServer, type ServerProcess } from "../helpers/server-process.ts";
+import { ulimit, underCaps } from "../helpers/fill-drain.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 const MIB = 2 ** 20;
@@ -24,20 +21,12 @@ const COMMAND = BINARY ? [resolve(BINARY)] : undefined;
 const FILL = { messageBytes: 4096, batch: 256, maxBatches: 1500, minAccepted: 1000 };
 
 forEachGrpcServer((grpcServer) => {
-  let server: ServerProcess | null = null;
-  let c: RawClients | null = null;
-  let cgroup: Cgroup | null = null;
-  afterEach(async () => {
-    c?.close();
-    await server?.stop();
-    if (cgroup) removeCgroup(cgroup);
-    server = c = cgroup = null;
-  });
+  const caps = underCaps(grpcServer);
 
   /** Runs the server under `wrap`; returns "refused to start" with its output, or runs it through fill, drain, refill. */
   async function lifeUnderCap(wrap: string[], capWords: RegExp, startWords: RegExp): Promise<string> {
     try {
-      server = await spawnServer(["--grpc-server", grpcServer, "--log-level", "warn"], { wrap, command: COMMAND });
+      await caps.start(wrap, [], COMMAND);
     } catch (e) {
       const output = (e as Error).message;
       // Refusing to start is allowed only this way: exit 1, the cap named, the flag to use named.
@@ -46,40 +35,31 @@ forEachGrpcServer((grpcServer) => {
       expect(output).toContain("--max-memory");
       return "refused to start";
     }
-    const r = await fillDrainRefill(server, capWords, FILL);
-    c = r.clients;
+    const r = await caps.fill(capWords, FILL);
     const by = /memory budget/.test(r.details) ? "the budget" : /RLIMIT|cap|limit/.test(r.details) ? "the gauge" : "?";
     return `took ${r.accepted} messages of 4 KiB, then refused by ${by}: ${r.details.slice(16, 140)}`;
   }
 
   const steps = (from: number, to: number, by: number) => Array.from({ length: (to - from) / by + 1 }, (_, i) => from + i * by);
-  const ulimit = (flag: string, mib: number) => ["sh", "-c", `ulimit ${flag} ${mib * 1024} && exec "$@"`, "sh"];
 
-  describe("RLIMIT_AS (ulimit -v), 512 MiB to 4 GiB", () => {
-    for (const mib of steps(512, 4096, 256)) {
-      test(`${mib} MiB`, async () => {
-        const what = await lifeUnderCap(ulimit("-v", mib), /memory budget|RLIMIT_AS/, new RegExp(`RLIMIT_AS \\(ulimit -v\\) of ${mib} MiB`));
-        console.log(`ulimit -v ${mib} MiB: ${what}`);
-      }, 120_000);
-    }
-  });
-
-  describe("RLIMIT_DATA (ulimit -d), 512 MiB to 4 GiB", () => {
-    for (const mib of steps(512, 4096, 256)) {
-      test(`${mib} MiB`, async () => {
-        const what = await lifeUnderCap(ulimit("-d", mib), /memory budget|RLIMIT_DATA/, new RegExp(`RLIMIT_DATA \\(ulimit -d\\) of ${mib} MiB`));
-        console.log(`ulimit -d ${mib} MiB: ${what}`);
-      }, 120_000);
-    }
-  });
+  for (const [flag, rlimit] of [
+    ["-v", "RLIMIT_AS"],
+    ["-d", "RLIMIT_DATA"],
+  ] as const) {
+    describe(`${rlimit} (ulimit ${flag}), 512 MiB to 4 GiB`, () => {
+      for (const mib of steps(512, 4096, 256)) {
+        test(`${mib} MiB`, async () => {
+          const what = await lifeUnderCap(ulimit(flag, mib * MIB), new RegExp(`memory budget|${rlimit}`), new RegExp(`${rlimit} \\(ulimit ${flag}\\) of ${mib} MiB`));
+          console.log(`ulimit ${flag} ${mib} MiB: ${what}`);
+        }, 120_000);
+      }
+    });
+  }
 
   describe("memory cgroup, 256 MiB up", () => {
     for (const mib of [256, 384, 512, 768, 1024, 1536, 2048]) {
       test(`${mib} MiB`, async () => {
-        cgroup = makeCgroup("memory", `memory-matrix-${process.pid}-${mib}`);
-        if (!cgroup) throw new Error("this test needs a writable memory cgroup (v1 or delegated v2): run as root");
-        setMemoryMax(cgroup, mib * MIB);
-        const what = await lifeUnderCap([CGEXEC, cgroup.dir], /memory budget/, /cgroup/);
+        const what = await lifeUnderCap(caps.cgroupWrap(`memory-matrix-${process.pid}-${mib}`, mib * MIB), /memory budget/, /cgroup/);
         console.log(`memory cgroup ${mib} MiB: ${what}`);
       }, 120_000);
     }

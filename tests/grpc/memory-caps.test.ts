@@ -5,35 +5,20 @@
  * budget is RESOURCE_EXHAUSTED (never a crash, never a kernel kill); the server then drains what it
  * holds to a subscriber and takes publishes again. Every loop is bounded in count.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { parseRlimits, rlimitGauges } from "../../src/runtime/memory-limit.ts";
-import { CGEXEC, makeCgroup, removeCgroup, setMemoryMax, type Cgroup } from "../../bench/lib/limits.ts";
-import type { RawClients } from "../helpers/raw-grpc.ts";
-import { fillDrainRefill as fillUnderCap } from "../helpers/fill-drain.ts";
-import { spawnServer, type ServerProcess } from "../helpers/server-process.ts";
+import { ulimit, underCaps } from "../helpers/fill-drain.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 const MIB = 2 ** 20;
 
 forEachGrpcServer((grpcServer) => {
-  let server: ServerProcess | null = null;
-  let c: RawClients | null = null;
-  let cgroup: Cgroup | null = null;
-  afterEach(async () => {
-    c?.close();
-    await server?.stop();
-    if (cgroup) removeCgroup(cgroup);
-    server = c = cgroup = null;
-  });
-
-  const ulimit = (flag: string, bytes: number) => ["sh", "-c", `ulimit ${flag} ${bytes / 1024} && exec "$@"`, "sh"];
+  const caps = underCaps(grpcServer);
 
   /** Starts a server under `wrap` and runs it through fill, drain and refill. */
   async function fillDrainRefill(wrap: string[], capWords: RegExp, args: string[] = []) {
-    server = await spawnServer(["--grpc-server", grpcServer, "--log-level", "warn", ...args], { wrap });
-    const r = await fillUnderCap(server, capWords);
-    c = r.clients;
-    return r;
+    await caps.start(wrap, args);
+    return caps.fill(capWords);
   }
 
   describe("reading the limits", () => {
@@ -72,10 +57,7 @@ Max address space         unlimited            unlimited            bytes
     }, 120_000);
 
     test("memory cgroup of 384 MiB", async () => {
-      cgroup = makeCgroup("memory", `memory-caps-${process.pid}`);
-      if (!cgroup) throw new Error("this test needs a writable memory cgroup (v1 or delegated v2): run as root");
-      setMemoryMax(cgroup, 384 * MIB);
-      await fillDrainRefill([CGEXEC, cgroup.dir], /memory budget/);
+      await fillDrainRefill(caps.cgroupWrap(`memory-caps-${process.pid}`, 384 * MIB), /memory budget/);
     }, 120_000);
   });
 });

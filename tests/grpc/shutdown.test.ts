@@ -5,13 +5,13 @@
 import { describe, expect, test } from "bun:test";
 import * as grpc from "@grpc/grpc-js";
 import { startTestEmulator, unique } from "../helpers/emulator.ts";
-import { rawClients, statusOf, streamStatus } from "../helpers/raw-grpc.ts";
+import { grpcClients, statusOf, streamStatus } from "../helpers/raw-grpc.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 forEachGrpcServer((grpcServer) => {
   async function withSubscription() {
     const emu = await startTestEmulator({ grpcServer });
-    const c = rawClients(emu.endpoint);
+    const c = grpcClients(emu.endpoint);
     const topic = `projects/p/topics/${unique("t")}`;
     const subscription = `projects/p/subscriptions/${unique("s")}`;
     await c.call(c.publisher, "CreateTopic", { name: topic });

@@ -1,5 +1,5 @@
 /**
- * What the gRPC server layer itself answers, on both servers (--grpc-server lean and grpc-js):
+ * What the gRPC server layer itself answers, on every server (forEachGrpcServer: raw, lean and grpc-js):
  * requests compressed by the client, a message split across DATA frames, deadlines sent as
  * grpc-timeout, a content type that is not gRPC, an unknown method, an oversized or
  * unknown-encoding message, PINGs answered, and trailers with percent-encoded messages.
@@ -10,7 +10,7 @@ import * as zlib from "node:zlib";
 import * as grpc from "@grpc/grpc-js";
 import { PROJECT, startTestEmulator, unique, type TestEmulator } from "../helpers/emulator.ts";
 import { method } from "../helpers/raw-bytes.ts";
-import { CLIENT_OPTIONS, rawClients, statusOf } from "../helpers/raw-grpc.ts";
+import { CLIENT_OPTIONS, grpcClients, statusOf } from "../helpers/raw-grpc.ts";
 import { forEachGrpcServer } from "../helpers/grpc-servers.ts";
 
 const S = grpc.status;
@@ -68,7 +68,7 @@ forEachGrpcServer((server) => {
   beforeAll(async () => {
     emu = await startTestEmulator({ grpcServer: server, pullWaitMs: 60_000 });
     topic = `projects/${PROJECT}/topics/${unique("t")}`;
-    const c = rawClients(emu.endpoint);
+    const c = grpcClients(emu.endpoint);
     await c.call(c.publisher, "CreateTopic", { name: topic });
     c.close();
   });
@@ -142,7 +142,7 @@ forEachGrpcServer((server) => {
 
   test("grpc-timeout ends a waiting Pull with DEADLINE_EXCEEDED from the server, and the wait is released", async () => {
     const sub = `projects/${PROJECT}/subscriptions/${unique("s")}`;
-    const c = rawClients(emu.endpoint);
+    const c = grpcClients(emu.endpoint);
     await c.call(c.subscriber, "CreateSubscription", { name: sub, topic });
     const body = method("Subscriber", "Pull").encode({ subscription: sub, maxMessages: 1 });
     const t0 = Date.now();
@@ -158,7 +158,7 @@ forEachGrpcServer((server) => {
 
   test("a client that resets a waiting Pull (RST_STREAM) releases its wait: the next message goes to the next Pull", async () => {
     const sub = `projects/${PROJECT}/subscriptions/${unique("s")}`;
-    const c = rawClients(emu.endpoint);
+    const c = grpcClients(emu.endpoint);
     await c.call(c.subscriber, "CreateSubscription", { name: sub, topic });
     const session = http2.connect(`http://127.0.0.1:${emu.port}`);
     session.on("error", () => {});
@@ -181,7 +181,7 @@ forEachGrpcServer((server) => {
     expect(a.code).toBe(S.INVALID_ARGUMENT);
     expect(String(a.headers["grpc-message"] ?? a.trailers["grpc-message"])).toContain("%C3%A9");
     expect(a.message).toContain("é");
-    const c = rawClients(emu.endpoint);
+    const c = grpcClients(emu.endpoint);
     expect((await statusOf(c.call(c.publisher, "GetTopic", { topic: `projects/${PROJECT}/topics/é-x` }))).details).toContain("é");
     c.close();
   });

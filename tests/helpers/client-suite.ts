@@ -16,11 +16,7 @@ export interface ClientSuite {
 /** `config` starts the emulator with other settings, e.g. `{ clock: "manual" }` for deadline tests. */
 export function clientSuite(config: Partial<Config> = {}): ClientSuite {
   const s = {
-    async topicAndSub(options: Record<string, unknown> = {}) {
-      const [topic] = await s.ps.createTopic(unique("t"));
-      const [sub] = await topic.createSubscription(unique("s"), options);
-      return { topic, sub };
-    },
+    topicAndSub: (options: Record<string, unknown> = {}) => topicAndSub(s.ps, options),
   } as ClientSuite;
   beforeAll(async () => {
     s.emu = await startTestEmulator(config);
@@ -32,4 +28,22 @@ export function clientSuite(config: Partial<Config> = {}): ClientSuite {
     await s.emu.close();
   });
   return s;
+}
+
+/** A fresh topic of `ps` with one fresh subscription created with `options`. */
+export async function topicAndSub(ps: PubSub, options: Record<string, unknown> = {}): Promise<{ topic: Topic; sub: Subscription }> {
+  const [topic] = await ps.createTopic(unique("t"));
+  const [sub] = await topic.createSubscription(unique("s"), options);
+  return { topic, sub };
+}
+
+/**
+ * A fresh topic whose fresh subscription (created with `options`) dead-letters after 5 delivery
+ * attempts to a fresh topic, `dlq`, that has a subscription of its own, `dlqSub`.
+ */
+export async function withDeadLetters(ps: PubSub, options: Record<string, unknown> = {}) {
+  const [dlq] = await ps.createTopic(unique("dlq"));
+  const [dlqSub] = await dlq.createSubscription(unique("dlq-s"));
+  const { topic, sub } = await topicAndSub(ps, { ...options, deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
+  return { topic, sub, dlq, dlqSub };
 }

@@ -50,6 +50,19 @@ export function topicAndSub(broker: Broker, subExtra: Partial<SubscriptionResour
   return { topic, sub };
 }
 
+/** A topic with a subscription (created with `subExtra`) that dead-letters after 5 attempts to `dlq`, a topic with a subscription of its own, `dlqSub`. */
+export function deadLettering(broker: Broker, subExtra: Partial<SubscriptionResource> = {}) {
+  const dlq = makeTopic(broker);
+  const dlqSub = makeSub(broker, dlq);
+  return { dlq, dlqSub, ...topicAndSub(broker, { ...subExtra, deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } }) };
+}
+
+/** A topic with `n` subscriptions. */
+export function topicWithSubs(broker: Broker, n: number) {
+  const topic = makeTopic(broker);
+  return { topic, subs: Array.from({ length: n }, () => makeSub(broker, topic)) };
+}
+
 /** A broker on a manual clock with one topic and one subscription on it, created with `subExtra`. */
 export function setupWithSub(subExtra: Partial<SubscriptionResource> = {}) {
   const f = setup();
@@ -65,6 +78,14 @@ export const msg = (data: string, extra: Omit<MessageInput, "data"> = {}): Messa
 
 export function publishTexts(broker: Broker, topic: string, datas: string[], orderingKey?: string): string[] {
   return broker.topics.publish(topic, datas.map((d) => msg(d, orderingKey ? { orderingKey } : {})));
+}
+
+/** "a" published and pulled, then pulled again once its 10 s ack deadline passed: both pulls. */
+export async function pulledAndRedelivered({ broker, clock, topic, sub }: CoreFixture & { topic: string; sub: string }): Promise<[Delivery[], Delivery[]]> {
+  publishTexts(broker, topic, ["a"]);
+  const first = await pullNow(broker, sub);
+  clock.advance(11 * SEC);
+  return [first, await pullNow(broker, sub)];
 }
 
 /** A stream on `sub` recording what it is sent. */

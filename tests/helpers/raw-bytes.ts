@@ -5,7 +5,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { packageDefinition } from "../../src/grpc/proto.ts";
 import { SERVICES as SERVED } from "../../src/rpc/services.ts";
-import { CLIENT_OPTIONS } from "./raw-grpc.ts";
+import { CLIENT_OPTIONS, type CallStatus } from "./raw-grpc.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -38,19 +38,14 @@ export function method(service: keyof typeof SERVED, name: string): Method {
   return methods().find((m) => m.service.endsWith(service) && m.name === name)!;
 }
 
-export interface Outcome {
-  /** The status code, or -1 when no status came within the bound (a hang). */
-  code: number;
-  details: string;
-}
 
 const identity = (b: Buffer) => b;
 
-/** A raw channel to the emulator; `send` issues one call with a body of bytes. */
+/** A raw channel to the emulator; `send` issues one call with a body of bytes. Code -1: no status came within the bound (a hang). */
 export function rawChannel(endpoint: string) {
   const client = new grpc.Client(endpoint, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
   return {
-    send(m: Method, body: Buffer, boundMs = 5000): Promise<Outcome> {
+    send(m: Method, body: Buffer, boundMs = 5000): Promise<CallStatus> {
       return m.streaming ? stream(client, m, [body], boundMs) : unary(client, m, body, boundMs);
     },
     /** A StreamingPull with several request bodies; cancelled after `boundMs` if still open. */
@@ -59,7 +54,7 @@ export function rawChannel(endpoint: string) {
   };
 }
 
-function unary(client: grpc.Client, m: Method, body: Buffer, boundMs: number): Promise<Outcome> {
+function unary(client: grpc.Client, m: Method, body: Buffer, boundMs: number): Promise<CallStatus> {
   return new Promise((resolve) => {
     client.makeUnaryRequest(m.path, identity, identity, body, { deadline: Date.now() + boundMs }, (err) =>
       resolve(err ? { code: err.code === grpc.status.DEADLINE_EXCEEDED ? -1 : err.code, details: err.details } : { code: 0, details: "" }),
@@ -68,11 +63,11 @@ function unary(client: grpc.Client, m: Method, body: Buffer, boundMs: number): P
 }
 
 /** Writes the bodies; a stream still open at the bound is cancelled and counted as open (code 0). */
-function stream(client: grpc.Client, m: Method, bodies: Buffer[], boundMs: number): Promise<Outcome> {
+function stream(client: grpc.Client, m: Method, bodies: Buffer[], boundMs: number): Promise<CallStatus> {
   return new Promise((resolve) => {
     const call = client.makeBidiStreamRequest(m.path, identity, identity, { deadline: Date.now() + boundMs + 2000 });
     let done = false;
-    const finish = (o: Outcome) => {
+    const finish = (o: CallStatus) => {
       if (done) return;
       done = true;
       clearTimeout(timer);

@@ -1,4 +1,9 @@
-/** Raw @grpc/grpc-js clients for the emulator's services, with every call bounded by a deadline. */
+/**
+ * Raw @grpc/grpc-js clients for the emulator's services, with every call bounded by a deadline:
+ * requests in proto-loader shape, sent as written (no retries, no defaults filled in), for the
+ * transport, fuzz and hostile-input suites. raw-clients.ts has the official client's generated
+ * (GAPIC) ones, for what the high-level client hides.
+ */
 import * as grpc from "@grpc/grpc-js";
 import { packageDefinition } from "../../src/grpc/proto.ts";
 
@@ -15,7 +20,7 @@ export const CALL_TIMEOUT_MS = 10_000;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const root = grpc.loadPackageDefinition(packageDefinition) as any;
 
-export interface RawClients {
+export interface GrpcClients {
   publisher: grpc.Client & Obj;
   subscriber: grpc.Client & Obj;
   schemaService: grpc.Client & Obj;
@@ -25,7 +30,7 @@ export interface RawClients {
   close(): void;
 }
 
-export function rawClients(endpoint: string): RawClients {
+export function grpcClients(endpoint: string): GrpcClients {
   const creds = grpc.credentials.createInsecure();
   const publisher = new root.google.pubsub.v1.Publisher(endpoint, creds, CLIENT_OPTIONS);
   const subscriber = new root.google.pubsub.v1.Subscriber(endpoint, creds, CLIENT_OPTIONS);
@@ -48,8 +53,14 @@ export function rawClients(endpoint: string): RawClients {
   };
 }
 
+/** How a call ended: its status code and details. */
+export interface CallStatus {
+  code: number;
+  details: string;
+}
+
 /** The status a unary call ends with (OK when it succeeds). */
-export async function statusOf(p: Promise<unknown>): Promise<{ code: number; details: string }> {
+export async function statusOf(p: Promise<unknown>): Promise<CallStatus> {
   try {
     await p;
     return { code: grpc.status.OK, details: "" };
@@ -64,7 +75,7 @@ export async function statusOf(p: Promise<unknown>): Promise<{ code: number; det
  * Opens a StreamingPull, writes `requests`, and resolves with the status it ends with (or with
  * DEADLINE_EXCEEDED from the client after `ms`, so a stream the server never ends cannot hang).
  */
-export function streamStatus(subscriber: grpc.Client & Obj, requests: Obj[], ms = 5000): Promise<{ code: number; details: string }> {
+export function streamStatus(subscriber: grpc.Client & Obj, requests: Obj[], ms = 5000): Promise<CallStatus> {
   return new Promise((resolve) => {
     const call = subscriber.StreamingPull({ deadline: Date.now() + ms });
     call.on("data", () => {});

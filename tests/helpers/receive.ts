@@ -26,3 +26,17 @@ export function receive(sub: Subscription, n: number, { ms = 5000, ack = true } 
     sub.on("error", onError);
   });
 }
+
+/** Every message `sub` delivers from now on, in arrival order, left to the test to ack or nack. */
+export function collect(sub: Subscription): Message[] {
+  const got: Message[] = [];
+  sub.on("message", (m: Message) => got.push(m));
+  return got;
+}
+
+/** The data of every message `sub` delivers from now on, as text, in arrival order; each is acked. */
+export function collectTexts(sub: Subscription): string[] {
+  const got: string[] = [];
+  sub.on("message", (m: Message) => (got.push(m.data.toString()), m.ack()));
+  return got;
+}

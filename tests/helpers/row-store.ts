@@ -9,6 +9,7 @@ import { MemoryStore } from "../../src/core/store/memory-store.ts";
 import type { Policy } from "../../src/core/iam.ts";
 import type { Clock } from "../../src/core/clock.ts";
 import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "../../src/core/store/store.ts";
+import type { HeldMemory } from "../../src/core/store/held-memory.ts";
 
 export interface Row {
   msg: StoredMessage;
@@ -16,7 +17,7 @@ export interface Row {
   acked: boolean;
 }
 
-export class RowStore implements Store {
+export class RowStore implements Store, HeldMemory {
   readonly mem = new MemoryStore();
   topics = new Map<string, TopicResource>();
   subs = new Map<string, { config: SubscriptionResource; createdSeq: number }>();

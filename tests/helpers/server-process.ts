@@ -107,6 +107,20 @@ export async function spawnServer(args: string[], { port = 0, ms = 20_000, wrap 
   };
 }
 
+/**
+ * Runs `bun src/main.ts …args` to its end, killed after `ms`: its exit code and what it printed on
+ * each stream. Its environment is this one's without PUBSUB_* (the child must not take settings
+ * from whoever runs the tests), plus `env`.
+ */
+export async function runMain(args: string[], { env = {} as Record<string, string>, ms = 10_000 } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PUBSUB_")));
+  const child = Bun.spawn([process.execPath, "src/main.ts", ...args], { cwd: ROOT, env: { ...inherited, ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const killer = setTimeout(() => child.kill("SIGKILL"), ms);
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  clearTimeout(killer);
+  return { code, stdout, stderr };
+}
+
 /** An official client for a server process (METADATA_SERVER_DETECTION=none is set by emulator.ts). */
 export const clientFor = (port: number) =>
   new PubSub({ projectId: PROJECT, apiEndpoint: `127.0.0.1:${port}`, emulatorMode: true });

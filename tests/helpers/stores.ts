@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { HeldStore } from "../../src/core/store/held-memory.ts";
 import type { Store } from "../../src/core/store/store.ts";
 import { SqliteStore } from "../../src/persistence/sqlite-store.ts";
 import { RowStore } from "./row-store.ts";
@@ -17,11 +18,11 @@ export type RowTuple = [number, number, boolean];
 export interface StoreKind {
   readonly name: string;
   /** A store for a new broker; undefined leaves the broker's default (in memory). */
-  forBroker(): Store | undefined;
+  forBroker(): HeldStore | undefined;
   /** A store that keeps rows the way a durable one does. */
-  create(): Store;
+  create(): HeldStore;
   /** The store a restart sees: the same rows, read again. */
-  reopen(store: Store): Store;
+  reopen(store: Store): HeldStore;
   rows(store: Store, sub: string): RowTuple[];
 }
 
@@ -29,7 +30,7 @@ export const memoryKind: StoreKind = {
   name: "memory",
   forBroker: () => undefined,
   create: () => new RowStore(),
-  reopen: (store) => store,
+  reopen: (store) => store as RowStore,
   rows: (store, sub) =>
     [...((store as RowStore).rows.get(sub)?.values() ?? [])]
       .sort((a, b) => a.msg.seq - b.msg.seq)

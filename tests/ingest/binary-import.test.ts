@@ -13,6 +13,7 @@ import { CreateStreamCommand, KinesisClient, PutRecordCommand } from "@aws-sdk/c
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { freePort } from "../helpers/sidecar.ts";
 import { confluent, produce, startKfake, type Kfake } from "./kafka-helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const work = mkdtempSync(join(tmpdir(), "ingest-bin-"));
@@ -34,15 +35,8 @@ beforeAll(async () => {
   const port = await freePort();
   server = spawn([binary, "--host-port", `127.0.0.1:${port}`], { cwd: work, env: { ...process.env, AWS_ENDPOINT_URL_KINESIS: kinesisUrl }, stdout: "ignore", stderr: "ignore" });
   base = `http://127.0.0.1:${port}/v1/projects/bin-project`;
-  const until = Date.now() + 20_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/health`).then((x) => x.ok, () => false))) {
-    if (Date.now() > until) throw new Error("the binary did not answer /health within 20 s");
-    await Bun.sleep(50);
-  }
-  while (!(await fetch(kinesisUrl, { method: "POST" }).then(() => true, () => false))) {
-    if (Date.now() > until) throw new Error("kinesalite did not start within 20 s");
-    await Bun.sleep(50);
-  }
+  await waitFor(() => fetch(`http://127.0.0.1:${port}/health`).then((x) => x.ok, () => false), 20_000, "the binary's answer to /health", 50);
+  await waitFor(() => fetch(kinesisUrl, { method: "POST" }).then(() => true, () => false), 20_000, "kinesalite to start", 50);
 }, 300_000);
 afterAll(async () => {
   server?.kill();
@@ -62,14 +56,18 @@ async function importAndPull(id: string, settings: Record<string, unknown>): Pro
   await rest("PUT", `/topics/${id}`, {});
   await rest("PUT", `/subscriptions/${id}-s`, { topic: `projects/bin-project/topics/${id}` });
   await rest("PATCH", `/topics/${id}`, { topic: { ingestionDataSourceSettings: settings }, updateMask: "ingestionDataSourceSettings" });
-  const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    const got = (await rest("POST", `/subscriptions/${id}-s:pull`, { maxMessages: 10 })) as { receivedMessages?: { message: { data: string; orderingKey?: string } }[] };
-    const m = got.receivedMessages?.[0]?.message;
-    if (m) return `${Buffer.from(m.data, "base64").toString()}|${m.orderingKey ?? ""}`;
-    await Bun.sleep(100);
-  }
-  throw new Error(`nothing ingested into ${id} within 15 s`);
+  let m: { data: string; orderingKey?: string } | undefined;
+  await waitFor(
+    async () => {
+      const got = (await rest("POST", `/subscriptions/${id}-s:pull`, { maxMessages: 10 })) as { receivedMessages?: { message: { data: string; orderingKey?: string } }[] };
+      m = got.receivedMessages?.[0]?.message;
+      return m !== undefined;
+    },
+    15_000,
+    `a message ingested into ${id}`,
+    100,
+  );
+  return `${Buffer.from(m!.data, "base64").toString()}|${m!.orderingKey ?? ""}`;
 }
 
 test("the binary ingests a Kafka topic", async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { confluent, createKafkaTopic, produce, startApacheKafka, type Kfake } from "./kafka-helpers.ts";
-import { importTopic, orderedImport, pullN, rawClients } from "./helpers.ts";
+import { importTopic, orderedImport, pullN, withRaw } from "./helpers.ts";
 
 let kafka: Kfake;
 let emu: TestEmulator;
@@ -42,15 +42,12 @@ test("records arrive in order per key with their headers as attributes", async (
 
 test("TOPIC_NOT_FOUND until the topic is created on the broker", async () => {
   const name = unique("later");
-  const raw = rawClients(emu);
-  try {
+  await withRaw(emu, async (raw) => {
     const { topic, sub } = await importTopic(emu.client(), confluent(kafka.addr, name));
     await waitFor(() => emu.streams.status(topic.name)?.state === "TOPIC_NOT_FOUND", 15_000, "TOPIC_NOT_FOUND");
     await createKafkaTopic(kafka.addr, name);
     await produce(kafka.addr, name, [{ value: "late" }]);
     expect((await pullN(raw, sub.name, 1, 20_000)).map((m) => m.data)).toEqual(["late"]);
     expect(emu.streams.status(topic.name)?.state).toBe("ACTIVE");
-  } finally {
-    await raw.close();
-  }
+  });
 }, 60_000);

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Admin, Producer } from "@platformatic/kafka";
 import { freePort } from "../helpers/sidecar.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 let binary: string | null = null;
@@ -155,19 +156,18 @@ export async function startApacheKafka(): Promise<Kfake> {
   if (format.exitCode !== 0) throw new Error(`kafka-storage format failed: ${format.stdout.toString()}${format.stderr.toString()}`);
   const proc = spawn([...java, "kafka.Kafka", props], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
   const addr = `127.0.0.1:${port}`;
-  const until = Date.now() + 90_000;
-  for (;;) {
+  const answers = async () => {
+    if (proc.exitCode !== null) throw new Error(`Apache Kafka exited with code ${proc.exitCode}`);
     const a = new Admin({ clientId: "probe", bootstrapBrokers: [addr], timeout: 2000, retries: 0 });
     const up = await a.metadata({ topics: [] }).then(() => true, () => false);
     await a.close().catch(() => {});
-    if (up) break;
-    if (Date.now() > until || proc.exitCode !== null) {
-      proc.kill("SIGKILL");
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error("Apache Kafka did not answer within 90 s");
-    }
-    await Bun.sleep(250);
-  }
+    return up;
+  };
+  await waitFor(answers, 90_000, "Apache Kafka to answer", 250).catch((e: Error) => {
+    proc.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`Apache Kafka did not answer within 90 s: ${e.message}`);
+  });
   return {
     addr,
     port,

@@ -9,7 +9,7 @@ import { PubSub } from "@google-cloud/pubsub";
 import { spawnServer } from "../helpers/server-process.ts";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { confluent, createKafkaTopic, msk, produce, startKfake, type Kfake } from "./kafka-helpers.ts";
-import { importTopic, orderedImport, pullN, rawClients } from "./helpers.ts";
+import { importTopic, ingestionStates, orderedImport, pullN, rawClients, receiveAround, waitSourceState, withRaw } from "./helpers.ts";
 
 const MAPPED_ARN = "arn:aws:kafka:us-east-1:111111111111:cluster/local/abc-1";
 let kafka: Kfake;
@@ -26,39 +26,18 @@ afterAll(async () => {
   await kafka?.stop();
 });
 
-async function states(topic: string, field: "confluentCloud" | "awsMsk"): Promise<{ topic: string; source: string }> {
-  const [t] = await pubsub.topic(topic).getMetadata();
-  const source = (t.ingestionDataSourceSettings as Record<string, { state?: string }> | undefined)?.[field]?.state;
-  return { topic: String(t.state), source: String(source) };
-}
-
-async function waitState(topic: string, field: "confluentCloud" | "awsMsk", source: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  let last = { topic: "", source: "" };
-  while (Date.now() < until) {
-    last = await states(topic, field);
-    if (last.source === source) return;
-    await Bun.sleep(50);
-  }
-  throw new Error(`state still ${JSON.stringify(last)}, not ${source}, after ${ms} ms`);
-}
+const states = (topic: string, field: "confluentCloud" | "awsMsk") => ingestionStates(pubsub, topic, field);
+const waitState = (topic: string, field: "confluentCloud" | "awsMsk", source: string) => waitSourceState(pubsub, topic, field, source);
 
 test("records become messages: value → data, key → ordering key, headers → attributes; in order per key, from the earliest offset", async () => {
   const keys = ["k0", "k1", "k2"];
   const before = Array.from({ length: 30 }, (_, i) => ({ key: keys[i % 3], value: `v${i}`, headers: { seq: String(i), src: "kafka" } }));
   await produce(kafka.addr, "orders", before);
 
-  const { topic, sub, got } = await orderedImport(pubsub, confluent(kafka.addr, "orders"));
+  const imported = await orderedImport(pubsub, confluent(kafka.addr, "orders"));
+  const { topic, got } = imported;
   const after = Array.from({ length: 30 }, (_, i) => ({ key: keys[i % 3], value: `v${30 + i}`, headers: { seq: String(30 + i), src: "kafka" } }));
-  try {
-    await waitFor(() => got.length >= 30, 15_000, "the 30 records produced before");
-    await produce(kafka.addr, "orders", after);
-    await waitFor(() => got.length >= 60, 15_000, "the 30 records produced after");
-    await Bun.sleep(300);
-  } finally {
-    await sub.close();
-  }
-  expect(got.length).toBe(60);
+  await receiveAround(imported, 30, () => produce(kafka.addr, "orders", after), 60);
   for (const k of keys) {
     const mine = got.filter((m) => m.orderingKey === k).map((m) => Number(m.attributes.seq));
     expect(mine).toEqual([...before, ...after].map((r, i) => (r.key === k ? i : -1)).filter((i) => i >= 0));
@@ -98,8 +77,7 @@ test("a record without a key has no ordering key; one with neither value nor hea
 
 test("a Kafka topic that does not exist is TOPIC_NOT_FOUND until it is created, then ingested without a change", async () => {
   const name = unique("later");
-  const raw = rawClients(emu);
-  try {
+  await withRaw(emu, async (raw) => {
     const { topic, sub } = await importTopic(pubsub, confluent(kafka.addr, name));
     await waitState(topic.name, "confluentCloud", "TOPIC_NOT_FOUND");
     expect((await states(topic.name, "confluentCloud")).topic).toBe("INGESTION_RESOURCE_ERROR");
@@ -107,9 +85,7 @@ test("a Kafka topic that does not exist is TOPIC_NOT_FOUND until it is created, 
     await produce(kafka.addr, name, [{ value: "arrived" }]);
     expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["arrived"]);
     expect(await states(topic.name, "confluentCloud")).toEqual({ topic: "ACTIVE", source: "ACTIVE" });
-  } finally {
-    await raw.close();
-  }
+  });
 }, 30_000);
 
 test("an unreachable bootstrap server is UNREACHABLE_BOOTSTRAP_SERVER", async () => {
@@ -120,17 +96,14 @@ test("an unreachable bootstrap server is UNREACHABLE_BOOTSTRAP_SERVER", async ()
 
 test("Amazon MSK: a mapped cluster ARN reads its broker; an unmapped one is CLUSTER_NOT_FOUND", async () => {
   await produce(kafka.addr, "msk-topic", [{ key: "a", value: "from-msk" }]);
-  const raw = rawClients(emu);
-  try {
+  await withRaw(emu, async (raw) => {
     const { topic, sub } = await importTopic(pubsub, msk(MAPPED_ARN, "msk-topic"));
     expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["from-msk"]);
     expect(await states(topic.name, "awsMsk")).toEqual({ topic: "ACTIVE", source: "ACTIVE" });
     const { topic: other } = await importTopic(pubsub, msk("arn:aws:kafka:us-east-1:111111111111:cluster/elsewhere/x-2", "msk-topic"));
     await Bun.sleep(200);
     expect(await states(other.name, "awsMsk")).toEqual({ topic: "INGESTION_RESOURCE_ERROR", source: "CLUSTER_NOT_FOUND" });
-  } finally {
-    await raw.close();
-  }
+  });
 }, 30_000);
 
 for (const mechanism of ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] as const) {

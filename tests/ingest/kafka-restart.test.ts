@@ -7,10 +7,10 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestEmulator } from "../helpers/emulator.ts";
+import { startTestEmulator, waitFor } from "../helpers/emulator.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
 import { confluent, produce, startKfake } from "./kafka-helpers.ts";
-import { importTopic, pullN, pullNothing, rawClients } from "./helpers.ts";
+import { importTopic, pullN, pullNothing, rawClients, waitSourceState } from "./helpers.ts";
 
 const logDir = mkdtempSync(join(tmpdir(), "kfake-"));
 afterAll(() => {
@@ -52,17 +52,7 @@ test("a broker that goes away and comes back: UNREACHABLE_BOOTSTRAP_SERVER meanw
   const port = kafka.port;
   const emu = await startTestEmulator();
   const raw = rawClients(emu);
-  const state = async (name: string) => {
-    const [t] = await emu.client().topic(name).getMetadata();
-    return String(t.ingestionDataSourceSettings?.confluentCloud?.state);
-  };
-  const waitState = async (name: string, want: string) => {
-    const until = Date.now() + 15_000;
-    while ((await state(name)) !== want) {
-      if (Date.now() > until) throw new Error(`state ${await state(name)}, not ${want}`);
-      await Bun.sleep(50);
-    }
-  };
+  const waitState = (name: string, want: string) => waitSourceState(emu.client(), name, "confluentCloud", want, 15_000);
   try {
     await produce(kafka.addr, "flaky", [{ value: "1" }, { value: "2" }, { value: "3" }]);
     const { topic, sub } = await importTopic(emu.client(), confluent(kafka.addr, "flaky"));
@@ -86,14 +76,12 @@ test("the topic deleted on the broker is TOPIC_NOT_FOUND; the import topic delet
   const emu = await startTestEmulator();
   try {
     const { topic } = await importTopic(emu.client(), confluent(kafka.addr, "gone"));
-    const until = Date.now() + 10_000;
-    while (emu.streams.status(topic.name)?.state !== "ACTIVE" && Date.now() < until) await Bun.sleep(20);
+    await waitFor(() => emu.streams.status(topic.name)?.state === "ACTIVE", 10_000, "the import ACTIVE", 20);
     const { Admin } = await import("@platformatic/kafka");
     const admin = new Admin({ clientId: "t", bootstrapBrokers: [kafka.addr], timeout: 10_000 });
     await admin.deleteTopics({ topics: ["gone"] });
     await admin.close();
-    const until2 = Date.now() + 15_000;
-    while (emu.streams.status(topic.name)?.state !== "TOPIC_NOT_FOUND" && Date.now() < until2) await Bun.sleep(20);
+    await waitFor(() => emu.streams.status(topic.name)?.state === "TOPIC_NOT_FOUND", 15_000, "TOPIC_NOT_FOUND", 20);
     expect(emu.streams.status(topic.name)?.state).toBe("TOPIC_NOT_FOUND");
     await topic.delete();
     expect(emu.streams.status(topic.name)).toBeNull();

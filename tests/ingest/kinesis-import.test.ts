@@ -12,7 +12,7 @@ import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
 import { freePort } from "../helpers/sidecar.ts";
-import { importTopic, orderedImport, pullN, pullNothing, rawClients } from "./helpers.ts";
+import { importTopic, ingestionStates, orderedImport, pullN, pullNothing, rawClients, receiveAround, withRaw } from "./helpers.ts";
 
 const ACCOUNT = "000000000000";
 let kinesalite: Subprocess;
@@ -26,11 +26,7 @@ beforeAll(async () => {
   kinesalite = spawn([process.execPath, cli, "--port", String(port), "--createStreamMs", "0", "--deleteStreamMs", "0"], { stdout: "pipe", stderr: "ignore" });
   endpoint = `http://127.0.0.1:${port}`;
   kinesis = new KinesisClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "x", secretAccessKey: "x" }, requestHandler: new NodeHttpHandler(), maxAttempts: 1 });
-  const until = Date.now() + 15_000;
-  while (!(await fetch(endpoint, { method: "POST", signal: AbortSignal.timeout(1000) }).then(() => true, () => false))) {
-    if (Date.now() > until) throw new Error("kinesalite did not start within 15 s");
-    await Bun.sleep(50);
-  }
+  await waitFor(() => fetch(endpoint, { method: "POST", signal: AbortSignal.timeout(1000) }).then(() => true, () => false), 15_000, "kinesalite to start", 50);
   emu = await startTestEmulator({ kinesisEndpoint: endpoint });
 });
 afterAll(async () => {
@@ -42,15 +38,7 @@ afterAll(async () => {
 
 async function createStream(name: string, shards: number): Promise<void> {
   await kinesis.send(new CreateStreamCommand({ StreamName: name, ShardCount: shards }));
-  await waitForAsync(async () => (await kinesis.send(new DescribeStreamCommand({ StreamName: name }))).StreamDescription?.StreamStatus === "ACTIVE");
-}
-
-async function waitForAsync(cond: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
-    await Bun.sleep(50);
-  }
+  await waitFor(async () => (await kinesis.send(new DescribeStreamCommand({ StreamName: name }))).StreamDescription?.StreamStatus === "ACTIVE", 10_000, `stream ${name} ACTIVE`, 50);
 }
 
 const put = (stream: string, key: string, data: string) => kinesis.send(new PutRecordCommand({ StreamName: stream, PartitionKey: key, Data: Buffer.from(data) }));
@@ -64,26 +52,23 @@ const settings = (stream: string) => ({
   },
 });
 
-async function sourceState(name: string): Promise<string> {
-  const [t] = await emu.client().topic(name).getMetadata();
-  return String(t.ingestionDataSourceSettings?.awsKinesis?.state);
-}
+const sourceState = async (name: string) => (await ingestionStates(emu.client(), name, "awsKinesis")).source;
 
 test("records become messages: data → data, partition key → ordering key; in order per key across shards", async () => {
   const stream = unique("s");
   await createStream(stream, 2);
   const keys = ["alpha", "beta", "gamma", "delta"];
   for (let i = 0; i < 20; i++) await put(stream, keys[i % 4], `r${i}`);
-  const { topic, sub, got } = await orderedImport(emu.client(), settings(stream));
-  try {
-    await waitFor(() => got.length >= 20, 15_000, "20 records");
-    for (let i = 20; i < 28; i++) await put(stream, keys[i % 4], `r${i}`);
-    await waitFor(() => got.length >= 28, 15_000, "8 more records");
-    await Bun.sleep(300);
-  } finally {
-    await sub.close();
-  }
-  expect(got.length).toBe(28);
+  const imported = await orderedImport(emu.client(), settings(stream));
+  const { topic, got } = imported;
+  await receiveAround(
+    imported,
+    20,
+    async () => {
+      for (let i = 20; i < 28; i++) await put(stream, keys[i % 4], `r${i}`);
+    },
+    28,
+  );
   for (const k of keys) {
     const mine = got.filter((m) => m.orderingKey === k).map((m) => Number(m.data.toString().slice(1)));
     expect(mine).toEqual(Array.from({ length: 28 }, (_, i) => i).filter((i) => keys[i % 4] === k));
@@ -94,17 +79,14 @@ test("records become messages: data → data, partition key → ordering key; in
 
 test("a stream that does not exist is STREAM_NOT_FOUND until it is created", async () => {
   const stream = unique("later");
-  const raw = rawClients(emu);
-  try {
+  await withRaw(emu, async (raw) => {
     const { topic, sub } = await importTopic(emu.client(), settings(stream));
-    await waitForAsync(async () => (await sourceState(topic.name)) === "STREAM_NOT_FOUND");
+    await waitFor(async () => (await sourceState(topic.name)) === "STREAM_NOT_FOUND", 10_000, "STREAM_NOT_FOUND", 50);
     await createStream(stream, 1);
     await put(stream, "k", "finally");
     expect((await pullN(raw, sub.name, 1, 15_000)).map((m) => m.data)).toEqual(["finally"]);
     expect(await sourceState(topic.name)).toBe("ACTIVE");
-  } finally {
-    await raw.close();
-  }
+  });
 }, 30_000);
 
 test("with --data-dir a restart reads each shard on from where it was: nothing twice", async () => {
@@ -147,10 +129,10 @@ test("what an AWS endpoint answers sets the state: AccessDenied → KINESIS_PERM
   const other = await startTestEmulator({ kinesisEndpoint: `http://127.0.0.1:${server.port}` });
   try {
     const { topic } = await importTopic(other.client(), settings("any"));
-    await waitForAsync(async () => other.streams.status(topic.name)?.state === "KINESIS_PERMISSION_DENIED");
+    await waitFor(() => other.streams.status(topic.name)?.state === "KINESIS_PERMISSION_DENIED", 10_000, "KINESIS_PERMISSION_DENIED", 50);
     denied = false;
     const { topic: t2 } = await importTopic(other.client(), settings("other"));
-    await waitForAsync(async () => other.streams.status(t2.name)?.state === "CONSUMER_NOT_FOUND");
+    await waitFor(() => other.streams.status(t2.name)?.state === "CONSUMER_NOT_FOUND", 10_000, "CONSUMER_NOT_FOUND", 50);
   } finally {
     await other.close();
     server.stop(true);

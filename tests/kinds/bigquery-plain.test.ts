@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { PROJECT, unique, waitFor } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
 import { bigQueryFile, col, METADATA, stateOf, subscriptionState } from "./helpers.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
 
 const file = bigQueryFile();
 const { bq, tableName } = file;
@@ -11,8 +12,7 @@ test("a STRING data column gets the message text; nothing else is written withou
   const table = tableName();
   bq.declare(table, [col("data", "STRING"), col("other", "INTEGER")]);
   const pubsub = file.emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigqueryConfig: { table } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");
   await topic.publishMessage({ data: Buffer.from("hello"), attributes: { k: "v" } });
   const rows = await bq.waitRows(table, 1);
@@ -29,8 +29,7 @@ test("write_metadata adds subscription_name, message_id, publish_time and attrib
   const table = tableName();
   bq.declare(table, [col("data", "BYTES", "REQUIRED"), ...METADATA]);
   const pubsub = file.emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigqueryConfig: { table, writeMetadata: true } });
   const id = await topic.publishMessage({ data: Buffer.from([0, 255, 1]), attributes: { k: "v", x: "y" } });
   const [row] = await bq.waitRows(table, 1);
   expect(row.data).toBe(Buffer.from([0, 255, 1]).toString("base64"));
@@ -55,8 +54,7 @@ test("write_metadata puts a message's ordering key into the attributes JSON as o
 test("a missing table is NOT_FOUND, and delivery resumes by itself once the table exists", async () => {
   const table = tableName();
   const pubsub = file.emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigqueryConfig: { table } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
   expect(await subscriptionState(sub)).toBe("RESOURCE_ERROR");
   await topic.publishMessage({ data: Buffer.from("waits") });
@@ -78,8 +76,7 @@ test("a table that does not fit is SCHEMA_MISMATCH until it does", async () => {
   const table = tableName();
   bq.declare(table, [col("payload", "STRING")]);
   const pubsub = file.emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table, writeMetadata: true } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigqueryConfig: { table, writeMetadata: true } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("SCHEMA_MISMATCH");
   await topic.publishMessage({ data: Buffer.from("{}") });
   // Metadata columns present, but a REQUIRED column nothing writes: still a mismatch.
@@ -101,8 +98,7 @@ test("an update to another table re-checks it; an update to a pull subscription 
   const good = tableName();
   bq.declare(good, [col("data", "STRING")]);
   const pubsub = file.emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table: tableName() } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigqueryConfig: { table: tableName() } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
   await sub.setMetadata({ bigqueryConfig: { table: good } });
   expect(await stateOf(sub, "bigqueryConfig")).toBe("ACTIVE");

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT, startTestEmulator, unique } from "../helpers/emulator.ts";
 import { BqDir, col, stateOf } from "./helpers.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
 
 test("waiting messages survive a restart and land in the table once it exists", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "bq-data-"));
@@ -13,8 +14,7 @@ test("waiting messages survive a restart and land in the table once it exists", 
   try {
     let emu = await startTestEmulator({ dataDir, bigqueryDir: bq.dir, clock: "manual" });
     const pubsub = emu.client();
-    const [topic] = await pubsub.createTopic(unique("t"));
-    const [sub] = await topic.createSubscription(unique("s"), { bigqueryConfig: { table } });
+    const { topic, sub } = await topicAndSub(pubsub, { bigqueryConfig: { table } });
     expect(await stateOf(sub, "bigqueryConfig")).toBe("NOT_FOUND");
     await topic.publishMessage({ data: Buffer.from("one") });
     await topic.publishMessage({ data: Buffer.from("two") });

@@ -8,6 +8,7 @@ import { PROJECT, startTestEmulator, unique, waitFor, type TestEmulator } from "
 import { stateOf, waitForState } from "./helpers.ts";
 import { startBigtableEmulator, type BigtableEmulator } from "./bigtable-emulator.ts";
 import { messageIdHash } from "../../src/sinks/bigtable/kind.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
 
 let emu: TestEmulator;
 let cbt: BigtableEmulator;
@@ -48,8 +49,7 @@ test("rows as the real service writes them: key sub#hash#id, data family, empty 
   const tableId = unique("t");
   await instance.createTable(tableId, { families: ["data"] });
   const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId) } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigtableConfig: { table: tablePath(tableId) } });
   const id = await topic.publishMessage({ data: Buffer.from("hello"), attributes: { k: "v" } });
   const [row] = await waitRows(tableId, 1);
   expect(row.id).toBe(`${sub.name}#${messageIdHash(id)}#${id}`);
@@ -65,8 +65,7 @@ test("write_metadata adds the pubsub_metadata family's columns", async () => {
   const tableId = unique("t");
   await instance.createTable(tableId, { families: ["data", "pubsub_metadata"] });
   const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId), writeMetadata: true } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigtableConfig: { table: tablePath(tableId), writeMetadata: true } });
   const id = await topic.publishMessage({ data: Buffer.from("m"), attributes: { a: "1" } });
   const [row] = await waitRows(tableId, 1);
   const meta = row.data.pubsub_metadata;
@@ -91,8 +90,7 @@ test("write_metadata puts a message's ordering key into the attributes JSON as o
 test("a missing table is PERMISSION_DENIED (NOT_FOUND is unused since googleapis 2026-08); delivery resumes by itself once the table exists", async () => {
   const tableId = unique("t");
   const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId) } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigtableConfig: { table: tablePath(tableId) } });
   await topic.publishMessage({ data: Buffer.from("later") });
   await waitForState(sub, "bigtableConfig", "PERMISSION_DENIED");
   await instance.createTable(tableId, { families: ["data"] });
@@ -106,8 +104,7 @@ test("a table without the data family is SCHEMA_MISMATCH until the family is add
   const tableId = unique("t");
   await instance.createTable(tableId, { families: ["other"] });
   const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { bigtableConfig: { table: tablePath(tableId) } });
+  const { topic, sub } = await topicAndSub(pubsub, { bigtableConfig: { table: tablePath(tableId) } });
   await topic.publishMessage({ data: Buffer.from("x") });
   await waitForState(sub, "bigtableConfig", "SCHEMA_MISMATCH");
   await instance.table(tableId).createFamily("data");

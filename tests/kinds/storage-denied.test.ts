@@ -3,7 +3,8 @@
  * messages are not acked, and once uploads are accepted the same messages land in an object.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
+import { startTestEmulator, waitFor, type TestEmulator } from "../helpers/emulator.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
 
 let emu: TestEmulator;
 let refuse = true;
@@ -33,8 +34,7 @@ afterAll(async () => {
 
 test("an upload refused is PERMISSION_DENIED and a redelivery; accepted later, nothing is lost", async () => {
   const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { cloudStorageConfig: { bucket: "denied-bucket" } });
+  const { topic, sub } = await topicAndSub(pubsub, { cloudStorageConfig: { bucket: "denied-bucket" } });
   await topic.publishMessage({ data: Buffer.from("kept") });
   await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.openBatch?.messages === 1, 5000, "batched");
   await emu.advance("300s");

@@ -2,6 +2,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { PROJECT, unique, waitFor, type TestEmulator } from "../helpers/emulator.ts";
 import { readAvro, storageEmulator, storageState } from "./storage-helpers.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
 
 const env = storageEmulator();
 const gcs = env.gcs;
@@ -17,8 +18,7 @@ async function setup(config: Record<string, unknown>, opts: { bucket?: boolean }
   const bucket = bucketName();
   if (opts.bucket !== false) gcs.createBucket(bucket);
   const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { cloudStorageConfig: { bucket, ...config } });
+  const { topic, sub } = await topicAndSub(pubsub, { cloudStorageConfig: { bucket, ...config } });
   return { bucket, topic, sub };
 }
 

@@ -4,6 +4,7 @@ import { startTestEmulator, unique, waitFor, type TestEmulator } from "../helper
 import { importTopic, pullN, pullNothing, rawClients } from "../ingest/helpers.ts";
 import { startFakeGcs, type FakeGcs } from "./fake-gcs.ts";
 import { readAvro, storageState } from "./storage-helpers.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
 
 let emu: TestEmulator;
 let gcs: FakeGcs;
@@ -21,8 +22,7 @@ const bucketName = () => unique("b").toLowerCase();
 test("a bucket created late: NOT_FOUND, then ACTIVE, and nothing published meanwhile is lost", async () => {
   const bucket = bucketName();
   const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { cloudStorageConfig: { bucket, filenamePrefix: "in/" } });
+  const { topic, sub } = await topicAndSub(pubsub, { cloudStorageConfig: { bucket, filenamePrefix: "in/" } });
   await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.state === "NOT_FOUND", 5000, "NOT_FOUND");
   expect(await storageState(sub)).toBe("NOT_FOUND");
   for (let i = 0; i < 3; i++) await topic.publishMessage({ data: Buffer.from(`late${i}`) });
@@ -42,8 +42,7 @@ test("an Avro object uploaded to fake-gcs-server reads back with avsc", async ()
   const bucket = bucketName();
   await gcs.createBucket(bucket);
   const pubsub = emu.client();
-  const [topic] = await pubsub.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { cloudStorageConfig: { bucket, avroConfig: { writeMetadata: true }, filenameSuffix: ".avro" } });
+  const { topic, sub } = await topicAndSub(pubsub, { cloudStorageConfig: { bucket, avroConfig: { writeMetadata: true }, filenameSuffix: ".avro" } });
   await waitFor(() => emu.broker.subscriptions.exportStatus(sub.name)?.state === "ACTIVE", 5000, "ACTIVE");
   const ids = [];
   for (let i = 0; i < 4; i++) ids.push(await topic.publishMessage({ data: Buffer.from(`a${i}`), attributes: { n: String(i) } }));

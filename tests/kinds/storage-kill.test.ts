@@ -8,6 +8,7 @@ import { unique, waitFor } from "../helpers/emulator.ts";
 import { clientFor, spawnServer, type ServerProcess } from "../helpers/server-process.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
 import { StorageDir } from "./storage-helpers.ts";
+import { topicAndSub } from "../helpers/client-suite.ts";
 
 const running: ServerProcess[] = [];
 const gcs = new StorageDir();
@@ -37,8 +38,7 @@ test("kill -9 mid-batch loses no message: the open batch is written after the re
   gcs.createBucket(bucket);
   const first = await start(dir);
   const ps = clientFor(first.port);
-  const [topic] = await ps.createTopic(unique("t"));
-  const [sub] = await topic.createSubscription(unique("s"), { cloudStorageConfig: { bucket, maxMessages: 1000 } });
+  const { topic, sub } = await topicAndSub(ps, { cloudStorageConfig: { bucket, maxMessages: 1000 } });
   const sent = Array.from({ length: 1500 }, (_, i) => `m${i}`);
   await Promise.all(sent.map((s) => topic.publishMessage({ data: Buffer.from(s) })));
   await gcs.waitObjects(bucket, 1, 10_000); // the first 1000; the other 500 sit in the open batch

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runMain } from "../helpers/server-process.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
@@ -28,11 +29,8 @@ describe("release", () => {
   });
 
   test("--version prints package.json's version", async () => {
-    const proc = Bun.spawn([process.execPath, "src/main.ts", "--version"], { cwd: ROOT, stdout: "pipe" });
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
-    const out = await new Response(proc.stdout).text();
-    clearTimeout(timer);
-    expect(await proc.exited).toBe(0);
+    const { code, stdout: out } = await runMain(["--version"], { ms: 15_000 });
+    expect(code).toBe(0);
     expect(out).toBe(`pubsub-emulator ${pkg.version} (bun ${Bun.version})\n`);
   });
 

@@ -13,6 +13,7 @@ import { APPLICATION_ID, DB_FILE, SCHEMA_VERSION } from "../../src/persistence/s
 import { SqliteStore } from "../../src/persistence/sqlite-store.ts";
 import { makeSub, makeTopic } from "../helpers/core.ts";
 import { cleanupDataDirs, tempDataDir } from "../helpers/stores.ts";
+import { runMain } from "../helpers/server-process.ts";
 
 afterAll(cleanupDataDirs);
 
@@ -123,15 +124,7 @@ describe("a data dir it refuses, touching nothing", () => {
   test("the emulator stops before its ready line with the message and exit code 1", async () => {
     const dir = tempDataDir();
     writeFileSync(join(dir, DB_FILE), "garbage".repeat(100));
-    const child = Bun.spawn([process.execPath, "src/main.ts", "--host-port", "127.0.0.1:0", "--data-dir", dir], {
-      cwd: join(import.meta.dir, "../.."),
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...process.env, PUBSUB_LOG_LEVEL: "info" },
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
-    clearTimeout(timer);
+    const { code, stdout: out, stderr: err } = await runMain(["--host-port", "127.0.0.1:0", "--data-dir", dir], { env: { PUBSUB_LOG_LEVEL: "info" }, ms: 15_000 });
     expect(code).toBe(1);
     expect(out).not.toContain("Server started");
     expect(err).toContain(`${DB_FILE} is not a readable pubsub-emulator database`);

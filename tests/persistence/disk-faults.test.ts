@@ -11,7 +11,7 @@ import * as grpc from "@grpc/grpc-js";
 import { mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rawClients, statusOf, type RawClients } from "../helpers/raw-grpc.ts";
+import { grpcClients, statusOf, type GrpcClients } from "../helpers/raw-grpc.ts";
 import { receive } from "../helpers/receive.ts";
 import { clientFor, spawnServer, type ServerProcess } from "../helpers/server-process.ts";
 import { failingDisk, readOnlyBind, resizeTmpfs, tmpfs, unmountAll } from "../helpers/mounts.ts";
@@ -22,7 +22,7 @@ const SUB = `projects/${PROJECT}/subscriptions/disk`;
 const BATCH = Array.from({ length: 100 }, (_, i) => ({ data: Buffer.alloc(1024, 65 + (i % 26)) }));
 
 const running: ServerProcess[] = [];
-let c: RawClients | null = null;
+let c: GrpcClients | null = null;
 afterEach(async () => {
   c?.close();
   c = null;
@@ -33,7 +33,7 @@ afterAll(unmountAll);
 async function start(dir: string) {
   const s = await spawnServer(["--data-dir", dir, "--log-level", "info"]);
   running.push(s);
-  c = rawClients(s.endpoint);
+  c = grpcClients(s.endpoint);
   return s;
 }
 
@@ -42,12 +42,29 @@ async function setup(): Promise<void> {
   await c!.call(c!.subscriber, "CreateSubscription", { name: SUB, topic: TOPIC, ackDeadlineSeconds: 600 });
 }
 
+/** A server on `dir` with the topic and subscription made. */
+async function startWithTopic(dir: string) {
+  const s = await start(dir);
+  await setup();
+  return s;
+}
+
+const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `pubsub-${name}-`));
+const publishBatch = () => c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH });
+
+/** The call is refused UNAVAILABLE (with `words` in its details, when given). */
+async function expectUnavailable(call: Promise<unknown>, words?: string) {
+  const s = await statusOf(call);
+  expect(s.code).toBe(grpc.status.UNAVAILABLE);
+  if (words) expect(s.details).toContain(words);
+}
+
 /** Publishes batches until one is refused (at most `max`); returns the ids that were answered and the refusal. */
 async function publishUntilRefused(max: number) {
   const ids: string[] = [];
   for (let i = 0; i < max; i++) {
     try {
-      ids.push(...(await c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH })).messageIds);
+      ids.push(...(await publishBatch()).messageIds);
     } catch (e) {
       return { ids, refused: e as grpc.ServiceError };
     }
@@ -75,8 +92,7 @@ describe("a full disk (a 12 MiB tmpfs)", () => {
   test("Publish is RESOURCE_EXHAUSTED naming the full data dir; reads go on; it resumes once space returns; nothing answered is lost", async () => {
     const mnt = tmpfs(12);
     const dir = join(mnt, "data");
-    const server = await start(dir);
-    await setup();
+    const server = await startWithTopic(dir);
     const { ids, refused } = await publishUntilRefused(400);
     expect(refused?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     expect(refused?.details).toContain(`data dir ${dir} is full`);
@@ -88,7 +104,7 @@ describe("a full disk (a 12 MiB tmpfs)", () => {
     expect((await metrics()).dataDirFault).toMatchObject({ code: "RESOURCE_EXHAUSTED" });
     expect(await (await fetch(`http://${server.endpoint}/metrics`, { signal: AbortSignal.timeout(5000) })).text()).toContain("pubsub_emulator_data_dir_fault 1");
     // While full, later publishes are refused the same way before they change anything.
-    expect((await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }))).code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect((await statusOf(publishBatch())).code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     // Deliveries go on from memory.
     const pulled = await c!.call(c!.subscriber, "Pull", { subscription: SUB, maxMessages: 50, returnImmediately: true });
     expect(pulled.receivedMessages.length).toBe(50);
@@ -112,8 +128,7 @@ describe("a failing disk (ext4 on a loop device whose backing file runs out of r
   test("Publish is refused naming the error, logged, the server lives; after e2fsck a restart serves a consistent state of answered messages or refuses the damaged data dir", async () => {
     const disk = failingDisk(20, 64);
     const dir = join(disk.dir, "data");
-    const server = await start(dir);
-    await setup();
+    const server = await startWithTopic(dir);
     const { ids, refused } = await publishUntilRefused(400);
     // The block device's failure reaches SQLite as ENOSPC (the WAL's write) or EIO (an fsync).
     expect([grpc.status.RESOURCE_EXHAUSTED, grpc.status.UNAVAILABLE]).toContain(refused!.code);
@@ -123,7 +138,7 @@ describe("a failing disk (ext4 on a loop device whose backing file runs out of r
     await server.printed(/a write failed \(SQLITE_(FULL|IOERR|READONLY)/);
     expect(server.output()).not.toContain("internal error");
     await Bun.sleep(1100);
-    expect((await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }))).code).not.toBe(grpc.status.OK);
+    expect((await statusOf(publishBatch())).code).not.toBe(grpc.status.OK);
     expect(server.exitCode()).toBe(null);
     c!.close();
     c = null;
@@ -140,7 +155,7 @@ describe("a failing disk (ext4 on a loop device whose backing file runs out of r
       return;
     }
     running.push(again);
-    c = rawClients(again.endpoint);
+    c = grpcClients(again.endpoint);
     const answered = new Set(ids);
     const got = new Set<string>();
     for (let i = 0; i < ids.length / 100 + 10; i++) {
@@ -160,35 +175,29 @@ describe("a failing disk (ext4 on a loop device whose backing file runs out of r
 
 describe("a data dir removed under the running server", () => {
   test("the next write is UNAVAILABLE saying so, logged; nothing is answered into a deleted file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pubsub-vanish-"));
-    const server = await start(dir);
-    await setup();
-    await c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH });
+    const dir = tempDir("vanish");
+    const server = await startWithTopic(dir);
+    await publishBatch();
     rmSync(dir, { recursive: true, force: true });
-    const s = await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }));
-    expect(s.code).toBe(grpc.status.UNAVAILABLE);
-    expect(s.details).toContain("is gone while it ran");
+    await expectUnavailable(publishBatch(), "is gone while it ran");
     await server.printed("Restart the emulator");
     // It stays refused (no probe can bring a deleted file back), and the server stays up.
     await Bun.sleep(1100);
-    expect((await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }))).code).toBe(grpc.status.UNAVAILABLE);
-    expect((await statusOf(c!.call(c!.publisher, "CreateTopic", { name: `${TOPIC}-2` }))).code).toBe(grpc.status.UNAVAILABLE);
+    await expectUnavailable(publishBatch());
+    await expectUnavailable(c!.call(c!.publisher, "CreateTopic", { name: `${TOPIC}-2` }));
     expect(server.exitCode()).toBe(null);
   }, 60_000);
 });
 
 describe("a database file cut short under the running server", () => {
   test("the next write is UNAVAILABLE saying so, logged; nothing is answered into the damaged file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pubsub-cut-"));
-    const server = await start(dir);
-    await setup();
-    for (let i = 0; i < 5; i++) await c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH });
+    const dir = tempDir("cut");
+    const server = await startWithTopic(dir);
+    for (let i = 0; i < 5; i++) await publishBatch();
     truncateSync(join(dir, "pubsub-emulator.sqlite"), 0);
-    const s = await statusOf(c!.call(c!.publisher, "Publish", { topic: TOPIC, messages: BATCH }));
-    expect(s.code).toBe(grpc.status.UNAVAILABLE);
-    expect(s.details).toContain("was cut short");
+    await expectUnavailable(publishBatch(), "was cut short");
     await server.printed("The data dir is damaged");
-    expect((await statusOf(c!.call(c!.subscriber, "CreateSubscription", { name: `${SUB}-2`, topic: TOPIC }))).code).toBe(grpc.status.UNAVAILABLE);
+    await expectUnavailable(c!.call(c!.subscriber, "CreateSubscription", { name: `${SUB}-2`, topic: TOPIC }));
     // Deliveries go on from memory.
     const pulled = await c!.call(c!.subscriber, "Pull", { subscription: SUB, maxMessages: 10, returnImmediately: true });
     expect(pulled.receivedMessages.length).toBe(10);
@@ -199,10 +208,9 @@ describe("a database file cut short under the running server", () => {
 
 describe("a read-only data dir", () => {
   test("an existing data dir mounted read-only stops the start, naming it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pubsub-rosrc-"));
+    const dir = tempDir("rosrc");
     try {
-      const first = await start(dir);
-      await setup();
+      const first = await startWithTopic(dir);
       c!.close();
       c = null;
       expect(await first.stop()).toBe(0);

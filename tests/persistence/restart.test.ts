@@ -8,7 +8,7 @@ import { Broker } from "../../src/core/broker.ts";
 import { ManualClock } from "../../src/core/clock.ts";
 import type { SubscriptionResource } from "../../src/core/resources.ts";
 import { SqliteStore } from "../../src/persistence/sqlite-store.ts";
-import { PROJECT, SEC, ack, makeSub, makeTopic, msg, nack, publishTexts, pullNow, texts, topicAndSub } from "../helpers/core.ts";
+import { PROJECT, SEC, ack, makeSub, makeTopic, msg, nack, publishTexts, pullNow, texts, topicAndSub, deadLettering } from "../helpers/core.ts";
 import { cleanupDataDirs, sqliteKind } from "../helpers/stores.ts";
 
 afterAll(cleanupDataDirs);
@@ -134,9 +134,7 @@ describe("behaviour after a restart", () => {
 
   test("dead-letter counts go on across a restart; the message is dead-lettered at the limit", async () => {
     const d = durable();
-    const dlq = makeTopic(d.broker);
-    const dlqSub = makeSub(d.broker, dlq);
-    const { topic, sub } = topicAndSub(d.broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    const { dlqSub, topic, sub } = deadLettering(d.broker);
     publishTexts(d.broker, topic, ["poison"]);
     for (let i = 1; i <= 3; i++) {
       const got = await pullNow(d.broker, sub);
@@ -157,9 +155,7 @@ describe("behaviour after a restart", () => {
 
   test("dead-lettering is one transaction: a crash between the copy and the removal keeps neither half", async () => {
     const d = durable();
-    const dlq = makeTopic(d.broker);
-    const dlqSub = makeSub(d.broker, dlq);
-    const { topic, sub } = topicAndSub(d.broker, { deadLetterPolicy: { deadLetterTopic: dlq, maxDeliveryAttempts: 5 } });
+    const { dlqSub, topic, sub } = deadLettering(d.broker);
     publishTexts(d.broker, topic, ["poison"]);
     for (let i = 1; i <= 4; i++) nack(d.broker, sub, await pullNow(d.broker, sub));
     const last = await pullNow(d.broker, sub);

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, openSync, readSync, statSync, truncateSync, writeSync, closeSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rawClients } from "../helpers/raw-grpc.ts";
+import { grpcClients } from "../helpers/raw-grpc.ts";
 import { spawnServer, type ServerProcess } from "../helpers/server-process.ts";
 import { PROJECT } from "../helpers/emulator.ts";
 
@@ -29,7 +29,7 @@ async function killedAfterPublishing(clean = false): Promise<{ dir: string; batc
   const dir = mkdtempSync(join(tmpdir(), "pubsub-wal-"));
   dirs.push(dir);
   const s = await spawnServer(["--data-dir", dir]);
-  const c = rawClients(s.endpoint);
+  const c = grpcClients(s.endpoint);
   await c.call(c.publisher, "CreateTopic", { name: TOPIC });
   await c.call(c.subscriber, "CreateSubscription", { name: SUB, topic: TOPIC, ackDeadlineSeconds: 600 });
   const batches: string[][] = [];
@@ -48,7 +48,7 @@ async function restart(dir: string): Promise<string | { id: string; data: string
   const s = await spawnServer(["--data-dir", dir]).catch((e: Error) => e.message);
   if (typeof s === "string") return s;
   running.push(s);
-  const c = rawClients(s.endpoint);
+  const c = grpcClients(s.endpoint);
   const got: { id: string; data: string }[] = [];
   try {
     for (let i = 0; i < BATCHES * 2 + 5; i++) {

@@ -45,6 +45,15 @@ async function gcloud(...args: string[]): Promise<string> {
   return out;
 }
 
+/** `gcloud pubsub topics create` of a new topic, then `subscriptions create` of a new one (`subPrefix`-…) on it with `flags`. */
+async function topicAndSub(subPrefix: string, ...flags: string[]): Promise<{ topic: string; sub: string }> {
+  const topic = unique("gc-topic");
+  const sub = unique(subPrefix);
+  await gcloud("topics", "create", topic);
+  await gcloud("subscriptions", "create", sub, "--topic", topic, ...flags);
+  return { topic, sub };
+}
+
 test("gcloud is installed (CI installs it; nothing here is skipped)", () => {
   expect(Bun.which("gcloud")).not.toBeNull();
 });
@@ -52,10 +61,7 @@ test("gcloud is installed (CI installs it; nothing here is skipped)", () => {
 test(
   "a gcloud pubsub session: create, list, publish, pull --auto-ack, delete",
   async () => {
-    const topic = unique("gc-topic");
-    const sub = unique("gc-sub");
-    await gcloud("topics", "create", topic);
-    await gcloud("subscriptions", "create", sub, "--topic", topic, "--ack-deadline", "30");
+    const { topic, sub } = await topicAndSub("gc-sub", "--ack-deadline", "30");
 
     const topics = JSON.parse(await gcloud("topics", "list", "--format=json")) as { name: string }[];
     expect(topics.map((t) => t.name)).toContain(`projects/${PROJECT}/topics/${topic}`);
@@ -87,10 +93,7 @@ test(
 test(
   "gcloud creates a BigQuery subscription; the service's rules answer its mistakes",
   async () => {
-    const topic = unique("gc-topic");
-    const sub = unique("gc-bq");
-    await gcloud("topics", "create", topic);
-    await gcloud("subscriptions", "create", sub, "--topic", topic, `--bigquery-table=${PROJECT}.ds.events`, "--write-metadata");
+    const { topic, sub } = await topicAndSub("gc-bq", `--bigquery-table=${PROJECT}.ds.events`, "--write-metadata");
     const described = JSON.parse(await gcloud("subscriptions", "describe", sub, "--format=json"));
     // No --bigquery-dir on this server: the table cannot exist.
     expect(described.bigqueryConfig).toMatchObject({ table: `${PROJECT}.ds.events`, writeMetadata: true, state: "NOT_FOUND" });

@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import type { CreateSubscriptionOptions, Topic } from "@google-cloud/pubsub";
-import { clientSuite } from "../helpers/client-suite.ts";
+import { clientSuite, withDeadLetters } from "../helpers/client-suite.ts";
 import { unique } from "../helpers/emulator.ts";
 import { receive } from "../helpers/receive.ts";
 import { inferenceRoute, loadConfig } from "../../src/runtime/config.ts";
@@ -172,13 +172,7 @@ describe("at delivery (a subscription's transform)", () => {
   }, T);
 
   test("with the endpoint down, the original message goes to the dead-letter topic and is never delivered", async () => {
-    const [topic] = await s.ps.createTopic(unique("t"));
-    const [dlq] = await s.ps.createTopic(unique("dlq"));
-    const [dlqSub] = await dlq.createSubscription(unique("s"));
-    const [sub] = await topic.createSubscription(unique("s"), {
-      messageTransforms: [ai(DOWN)],
-      deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 },
-    } as CreateSubscriptionOptions);
+    const { topic, sub, dlqSub } = await withDeadLetters(s.ps, { messageTransforms: [ai(DOWN)] });
     // Preparing starts when a subscriber can take messages, as a subscription's UDF runs at delivery.
     const delivered = receive(sub, 1, { ms: 1500 }).then(
       () => "delivered",

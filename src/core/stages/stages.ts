@@ -35,6 +35,10 @@ export interface DeliveryStage {
    * awaits this instead of apply, and delivers it once it settles (subscription.ts prepare).
    */
   prepare?(msg: StoredMessage): Promise<DeliveryResult>;
+  /** With prepare: it runs at publish, and the Publish is answered after it (subscription/early.ts). */
+  readonly eager?: boolean;
+  /** An eager stage's prepare on a publish's messages at once (one batch); results in order. */
+  prepareMany?(msgs: readonly StoredMessage[]): Promise<DeliveryResult[]>;
 }
 
 /** A stage's registration: its name (its place in the order) and whether a resource has it. */
@@ -104,8 +108,7 @@ function inOrder(stages: readonly DeliveryStage[]): DeliveryStage {
       return m;
     },
   };
-  if (!stages.some((s) => s.prepare)) return composed;
-  composed.prepare = async (msg) => {
+  const prepare = async (msg: StoredMessage): Promise<DeliveryResult> => {
     let m: StoredMessage = msg;
     for (const s of stages) {
       const r = s.prepare ? await s.prepare(m) : s.apply(m);
@@ -114,5 +117,7 @@ function inOrder(stages: readonly DeliveryStage[]): DeliveryStage {
     }
     return m;
   };
-  return composed;
+  // Asked on each use: a stage becomes asynchronous when its engine loads.
+  Object.defineProperty(composed, "eager", { get: () => stages.some((s) => s.prepare) && stages.every((s) => !s.prepare || s.eager) });
+  return Object.defineProperty(composed, "prepare", { get: () => (stages.some((s) => s.prepare) ? prepare : undefined) });
 }

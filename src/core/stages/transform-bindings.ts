@@ -12,7 +12,7 @@ import type { SubscriptionResource, TopicResource } from "../resources.ts";
 import type { Subscription } from "../subscription/subscription.ts";
 import type { Topic } from "../topic/topic.ts";
 import type { AiInferenceCaller, CompressionCodec, TransformEngine } from "./transform-engine.ts";
-import { compileTransforms, hasAiInference, hasJavaScriptUdf, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
+import { compileTransforms, hasJavaScriptUdf, udfMetadata, type ChainResult, type TransformChain } from "./transforms.ts";
 
 export class TransformBindings {
   engine: TransformEngine | null = null;
@@ -27,11 +27,6 @@ export class TransformBindings {
     /** Calls the models of ai_inference transforms; without it they pass messages on. */
     readonly inference: AiInferenceCaller | null = null,
   ) {}
-
-  /** Whether a resource's transforms call a model (so its chain runs asynchronously). */
-  callsModel(list: readonly unknown[] | undefined): boolean {
-    return this.inference !== null && hasAiInference(list);
-  }
 
   /** Compiles a create's or an update's transforms (INVALID_ARGUMENT on a bad one). */
   compile(list: readonly unknown[] | undefined, field?: string): TransformChain | null {

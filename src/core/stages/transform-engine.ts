@@ -31,6 +31,42 @@ export interface CompiledUdf {
 export interface TransformEngine {
   /** Compiles `code` and finds `functionName` in it; a string is the compile error. */
   compile(functionName: string, code: string): CompiledUdf | string;
+  /**
+   * Where chains with JavaScript UDFs run off the event loop (worker threads); without it they
+   * run on compile's UDFs, in the caller's turn.
+   */
+  readonly pool?: UdfPool | null;
+}
+
+/** A step as the pool runs it: a UDF by its source (compile checked it), or a compression. */
+export type PoolStep =
+  | { kind: "javascript_udf"; name: string; code: string }
+  | { kind: "compression"; algorithm: CompressionAlgorithm; mode: "COMPRESS" | "DECOMPRESS" };
+
+export interface PoolInput {
+  data: Uint8Array;
+  attributes: Readonly<Record<string, string>>;
+  meta: UdfMetadata;
+}
+
+/** One message through a pooled chain; `step` indexes the chain's steps. */
+export type PoolOutcome =
+  | { kind: "message"; data: Uint8Array; attributes: Readonly<Record<string, string>> }
+  | { kind: "filtered" }
+  | { kind: "failed"; step: number; error: string };
+
+export interface PooledChain {
+  /**
+   * The chain on each message, in order (steps apply in order to each message). With `stop`, the
+   * messages after the first failing one may be left out (undefined): a Publish fails there.
+   * Never rejects: a pool that cannot run fails the messages.
+   */
+  run(messages: readonly PoolInput[], stop: boolean): Promise<(PoolOutcome | undefined)[]>;
+  dispose(): void;
+}
+
+export interface UdfPool {
+  chain(steps: readonly PoolStep[]): PooledChain;
 }
 
 export type CompressionAlgorithm = "ZLIB" | "ZSTD";

@@ -3,12 +3,12 @@
  * applies it) and a TransformChain, the enabled transforms of one topic or subscription compiled
  * by the TransformEngine and applied in order to one message.
  */
-import { mergeFiltered, type DeliveryStage, type PublishStage } from "./stages.ts";
+import { mergeFiltered, type DeliveryResult, type DeliveryStage, type PublishStage } from "./stages.ts";
 import { echo } from "../bounded.ts";
 import { PubSubError, invalid } from "../errors.ts";
 import { checkMessage } from "../rules/limits.ts";
 import type { MessageInput, StoredMessage } from "../message.ts";
-import type { AiInferenceCaller, CompiledUdf, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome, CompressionCodec } from "./transform-engine.ts";
+import type { AiInferenceCaller, CompiledUdf, PooledChain, PoolOutcome, PoolStep, TransformEngine, UdfMessage, UdfMetadata, UdfOutcome, CompressionCodec } from "./transform-engine.ts";
 import { checkCompression, compressionStep, type CompressionProto } from "./compression.ts";
 
 export const TRANSFORM_LIMITS = {
@@ -66,11 +66,35 @@ export class TransformChain {
   transformed = 0;
   filtered = 0;
   failed = 0;
-  /** Whether a step calls a model: such a chain runs on the asynchronous path (applyAsync). */
+  /** Whether it runs on the asynchronous path (applyAsync): a step calls a model, or the chain runs in the worker pool. */
   readonly async: boolean;
 
-  constructor(readonly steps: readonly TransformStep[]) {
-    this.async = steps.some((s) => !!s.later);
+  /**
+   * `pooled`: the same steps in the engine's worker pool, which the asynchronous path uses (the
+   * steps' own UDFs still serve the synchronous callers and TestMessageTransforms).
+   */
+  constructor(
+    readonly steps: readonly TransformStep[],
+    readonly pooled: PooledChain | null = null,
+  ) {
+    this.async = pooled !== null || steps.some((s) => !!s.later);
+  }
+
+  /** A pooled message's outcome as the chain's result, counted as apply counts it. */
+  record(out: PoolOutcome | undefined): ChainResult {
+    if (!out) return { kind: "failed", step: "", error: "not run" };
+    if (out.kind === "message") {
+      this.transformed++;
+      return out;
+    }
+    if (out.kind === "filtered") {
+      this.filtered++;
+      return out;
+    }
+    const step = this.steps[out.step];
+    step.failures++;
+    this.failed++;
+    return { kind: "failed", step: step.name, error: out.error };
   }
 
   /** Runs the enabled synchronous steps in order (a model call passes the message on); a filter or a failure stops the chain. */
@@ -88,6 +112,10 @@ export class TransformChain {
 
   /** apply with the model calls, each awaited at its place in the order. */
   async applyAsync(data: Uint8Array | undefined, attributes: Readonly<Record<string, string>> | undefined, meta: UdfMetadata): Promise<ChainResult> {
+    if (this.pooled) {
+      const [out] = await this.pooled.run([{ data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES, meta }], false);
+      return this.record(out);
+    }
     let message: UdfMessage = { data: data ?? NO_DATA, attributes: attributes ?? NO_ATTRIBUTES };
     for (const step of this.steps) {
       const out = step.udf ? step.udf.run(message, meta) : step.later ? await step.later(message) : null;
@@ -142,6 +170,7 @@ export class TransformChain {
   /** Frees the compiled UDFs (the engine's heap is bounded): called when the chain is replaced or its resource goes. */
   dispose(): void {
     for (const s of this.steps) s.udf?.dispose();
+    this.pooled?.dispose();
   }
 
   /** What the operator surface shows: each enabled step with its failures, and the chain's counts. */
@@ -159,10 +188,6 @@ export class TransformChain {
 export const hasJavaScriptUdf = (list: unknown): boolean =>
   Array.isArray(list) && list.some((t) => !!(t as TransformProto | null)?.javascriptUdf);
 
-/** Whether a message_transforms list has an enabled ai_inference transform (its chain runs asynchronously when a caller is given). */
-export const hasAiInference = (list: unknown): boolean =>
-  Array.isArray(list) && list.some((t) => !!(t as TransformProto | null)?.aiInference && !(t as TransformProto).disabled);
-
 /**
  * Validates a resource's message_transforms and, with an engine, compiles the enabled ones
  * (null when none is enabled, so a resource without transforms costs one null check).
@@ -172,6 +197,8 @@ export function compileTransforms(list: readonly unknown[] | undefined, runtime:
   if (!list || list.length === 0) return null;
   const names = new Set<string>();
   const steps: TransformStep[] = [];
+  /** The enabled steps as the pool runs them; null once one cannot run there (a model call). */
+  let poolSteps: PoolStep[] | null = engine?.pool ? [] : null;
   let enabled = 0;
   try {
     list.forEach((raw, i) => check(raw, i));
@@ -191,6 +218,8 @@ export function compileTransforms(list: readonly unknown[] | undefined, runtime:
     if (t.compression) {
       const c = checkCompression(t.compression, at);
       if (on) steps.push({ name: `compression[${i}]`, kind: "compression", udf: compression ? compressionStep(compression, c) : null, failures: 0 });
+      if (on && compression) poolSteps?.push({ kind: "compression", ...c });
+      else if (on) poolSteps = null;
       return;
     }
     if (!udf) {
@@ -200,6 +229,7 @@ export function compileTransforms(list: readonly unknown[] | undefined, runtime:
       const spec = { endpoint, parameters: ai.unstructuredInference?.parameters ?? null };
       const later = inference ? (m: UdfMessage) => inference.infer(spec, m) : null;
       if (on) steps.push({ name: `ai_inference[${i}]`, kind: "ai_inference", udf: null, later, failures: 0 });
+      if (on) poolSteps = null;
       return;
     }
     const name = udf.functionName ?? "";
@@ -225,6 +255,7 @@ export function compileTransforms(list: readonly unknown[] | undefined, runtime:
     if (typeof compiled === "string") throw invalid(`${at}.javascript_udf "${name}" is not valid: ${compiled}`);
     if (on) steps.push({ name, kind: "javascript_udf", udf: compiled, failures: 0 });
     else compiled.dispose();
+    if (on) poolSteps?.push({ kind: "javascript_udf", name, code });
   }
   if (enabled > TRANSFORM_LIMITS.maxEnabled) {
     for (const s of steps) s.udf?.dispose();
@@ -232,7 +263,10 @@ export function compileTransforms(list: readonly unknown[] | undefined, runtime:
       `The request exceeds the maximum number of enabled message transforms. Maximum enabled transforms: ${TRANSFORM_LIMITS.maxEnabled}. Enabled transforms: ${enabled}`,
     );
   }
-  return steps.length ? new TransformChain(steps) : null;
+  if (!steps.length) return null;
+  // A chain of compressions alone stays in the caller's turn (native code, no user code to wait for).
+  const pooled = poolSteps?.some((p) => p.kind === "javascript_udf") ? engine!.pool!.chain(poolSteps) : null;
+  return new TransformChain(steps, pooled);
 }
 
 let lastSecond = NaN;
@@ -265,8 +299,17 @@ export function transformAtPublish(chain: TransformChain, messages: readonly Mes
   return collect(messages, (m) => chain.apply(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey)));
 }
 
-/** transformAtPublish for a chain with model calls: the messages' chains run concurrently, the results keep the request's order. */
+/**
+ * transformAtPublish on the asynchronous path: in the worker pool the request's messages cross
+ * together (stopping at the first failure, where the Publish fails); with model calls the
+ * messages' chains run concurrently. The results keep the request's order.
+ */
 export async function transformAtPublishAsync(chain: TransformChain, messages: readonly MessageInput[], now: number): Promise<TransformedBatch> {
+  if (chain.pooled) {
+    const inputs = messages.map((m) => ({ data: m.data ?? NO_DATA, attributes: m.attributes ?? NO_ATTRIBUTES, meta: udfMetadata(undefined, now, m.orderingKey) }));
+    const outs = await chain.pooled.run(inputs, true);
+    return collect(messages, (_, i) => chain.record(outs[i]));
+  }
   const results = await Promise.all(messages.map((m) => chain.applyAsync(m.data, m.attributes, udfMetadata(undefined, now, m.orderingKey))));
   return collect(messages, (_, i) => results[i]);
 }
@@ -323,11 +366,18 @@ export function transformPublishStage(chain: () => TransformChain | undefined | 
 
 /**
  * The "transforms" delivery stage: the subscription's chain, run on a message's first delivery.
- * With model calls (`async`) it also has `prepare`, which the subscription awaits before the
- * message may be leased.
+ * While the chain is asynchronous (model calls, or the worker pool: the engine may load after the
+ * stage is made) it also has `prepare`, which the subscription awaits before the message may be
+ * leased.
  */
-export function transformDeliveryStage(chain: () => TransformChain | null, async = false): DeliveryStage {
-  const stage: DeliveryStage = {
+export function transformDeliveryStage(chain: () => TransformChain | null): DeliveryStage {
+  const prepare = async (m: StoredMessage): Promise<DeliveryResult> => {
+    const c = chain();
+    if (!c) return m;
+    const r = await c.applyAsync(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
+    return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
+  };
+  return {
     name: "transforms",
     apply(m) {
       const c = chain();
@@ -335,15 +385,23 @@ export function transformDeliveryStage(chain: () => TransformChain | null, async
       const r = c.apply(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
       return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
     },
-  };
-  if (!async) return stage;
-  return {
-    ...stage,
-    async prepare(m) {
+    get prepare() {
+      return chain()?.async ? prepare : undefined;
+    },
+    get eager() {
+      return !!chain()?.pooled;
+    },
+    async prepareMany(msgs) {
       const c = chain();
-      if (!c) return m;
-      const r = await c.applyAsync(m.data, m.attributes, udfMetadata(m.id, m.publishTime, m.orderingKey));
-      return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
+      if (!c?.pooled) return Promise.all(msgs.map(prepare));
+      const outs = await c.pooled.run(
+        msgs.map((m) => ({ data: m.data ?? NO_DATA, attributes: m.attributes ?? NO_ATTRIBUTES, meta: udfMetadata(m.id, m.publishTime, m.orderingKey) })),
+        false,
+      );
+      return msgs.map((m, i) => {
+        const r = c.record(outs[i]);
+        return r.kind === "message" ? shownMessage(m, r.data, r.attributes) : r.kind;
+      });
     },
   };
 }

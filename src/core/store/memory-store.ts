@@ -1,7 +1,9 @@
 /**
  * The in-memory store. The core's own objects (subscription entries, snapshots) are the state, so
  * this store keeps only what they do not: the topic logs, the snapshot records, the id counters,
- * and a holder count per message that frees it the moment nothing needs it.
+ * and a holder count per message that frees it the moment nothing needs it. It is also the
+ * held-memory port (held-memory.ts): the one place messages are counted held and freed. A durable
+ * store holds one of these for its messages in memory and writes through beside it.
  */
 import { Deque } from "../deque.ts";
 import type { Delivery, MessageInput, StoredMessage } from "../message.ts";
@@ -9,6 +11,7 @@ import type { SubscriptionResource, TopicResource } from "../resources.ts";
 import type { Policy } from "../iam.ts";
 import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "./store.ts";
 import type { Clock } from "../clock.ts";
+import type { HeldMemory } from "./held-memory.ts";
 import { HeldViews, type ViewGroup, type ViewHolder } from "./held-views.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -36,8 +39,9 @@ export class HeldMessage implements StoredMessage, ViewHolder {
   }
 }
 
-export class MemoryStore implements Store {
-  nextSeq = 1;
+export class MemoryStore implements Store, HeldMemory {
+  /** `nextSeq`: where seqs go on from (a durable store's, after a restart). */
+  constructor(public nextSeq = 1) {}
 
   skipSeqs(n: number): number {
     const first = this.nextSeq;
@@ -57,9 +61,33 @@ export class MemoryStore implements Store {
     else this.views.stop();
   }
   private ackSeq = 0;
-  // Protected for a durable store built on this one (src/persistence), which refills them on restore.
-  protected logs = new Map<string, Deque<HeldMessage>>();
-  protected snapshots = new Map<string, SnapshotRecord>();
+  private logs = new Map<string, Deque<HeldMessage>>();
+  private snapshots = new Map<string, SnapshotRecord>();
+
+  /**
+   * Holds what an earlier run left, as a durable store read it: each topic's log (oldest first),
+   * every subscription's entries and every snapshot's backlog.
+   */
+  restore(logs: ReadonlyMap<string, readonly HeldMessage[]>, kept: StoreContents): void {
+    for (const [topic, msgs] of logs) {
+      const q = new Deque<HeldMessage>();
+      for (const m of msgs) {
+        this.hold(m);
+        q.push(m);
+      }
+      this.logs.set(topic, q);
+    }
+    for (const s of kept.subscriptions) for (const e of s.entries) this.hold(e.msg as HeldMessage);
+    for (const s of kept.snapshots) {
+      for (const m of s.backlog) this.hold(m as HeldMessage);
+      this.snapshots.set(s.name, s);
+    }
+  }
+
+  /** The snapshot record of that name, if stored. */
+  snapshot(name: string): SnapshotRecord | undefined {
+    return this.snapshots.get(name);
+  }
 
   nextAckId(): string {
     return (++this.ackSeq).toString(36);
@@ -149,7 +177,7 @@ export class MemoryStore implements Store {
   }
 
   /** The one place a message's bytes become held. */
-  protected hold(m: HeldMessage): void {
+  private hold(m: HeldMessage): void {
     if (m.refs++ === 0) {
       this.heldMessages++;
       this.heldBytes += m.size;

@@ -12,11 +12,10 @@
  *
  * Lifetime: a message is held while any holder has it — a subscription's entry (unacked, or acked
  * and kept by retain_acked_messages), a snapshot's backlog, or its topic's log (topic retention
- * and snapshot tails keep every new message there). The store counts holders; the first hold
- * makes a message's bytes held and the last release frees them, each in exactly one place of a
- * store, which keeps `heldMessages` and `heldBytes`.
+ * and snapshot tails keep every new message there). This contract is only storage: how many
+ * messages are held in memory, and their bytes, is the held-memory port (held-memory.ts), which
+ * the memory budget reads.
  */
-import type { Clock } from "../clock.ts";
 import type { Policy, PolicyRecord } from "../iam.ts";
 import type { Delivery, MessageInput, StoredMessage } from "../message.ts";
 import type { SubscriptionResource, TopicResource } from "../resources.ts";
@@ -59,7 +58,7 @@ export interface StoreContents {
 }
 
 export interface Store {
-  // ---- ids and accounting ----
+  // ---- ids ----
 
   /** The seq (and so the id) the next appended message gets; seqs only grow. */
   readonly nextSeq: number;
@@ -67,17 +66,6 @@ export interface Store {
   nextAckId(): string;
   /** Takes `n` seqs for messages never stored (filtered by a topic transform); returns the first. */
   skipSeqs(n: number): number;
-  /** Messages held by at least one holder, and their bytes (StoredMessage.size). */
-  readonly heldMessages: number;
-  readonly heldBytes: number;
-  /** Bytes of request buffers kept alive by held messages' data views (see held-views.ts). */
-  readonly pinnedBytes: number;
-  /**
-   * Lets held messages' data stay views into their requests for a while on `clock` (real time);
-   * until called, they are copied out the moment they are held. Null stops it. `collect` asks
-   * the runtime for a collection once a burst's requests have been copied out.
-   */
-  keepViews(clock: Clock | null, collect?: () => void): void;
 
   /** Runs `fn` as one unit of writes (a transaction in a durable store). */
   transaction<T>(fn: () => T): T;

@@ -56,7 +56,8 @@ export class Holdings {
   }
 
   /** Takes the messages of a publish its filter accepts. */
-  enqueue(msgs: readonly StoredMessage[]): void {
+  /** `added` collects the new entries (a subscription whose delivery stage runs at publish). */
+  enqueue(msgs: readonly StoredMessage[], added?: Entry[]): void {
     const all = !this.filtered;
     const taken: StoredMessage[] = all ? (msgs as StoredMessage[]) : [];
     for (let i = 0; i < msgs.length; i++) {
@@ -68,6 +69,7 @@ export class Holdings {
       const e = newEntry(m);
       this.held.push(e);
       this.backlog.add(e);
+      added?.push(e);
     }
     if (taken.length === 0) return;
     this.store.addEntries(this.owner.name, taken);

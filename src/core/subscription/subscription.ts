@@ -10,6 +10,7 @@ import { Consumer, linkUnconfirmed, unlinkUnconfirmed } from "../delivery/consum
 import { PubSubError, failedPrecondition } from "../errors.ts";
 import type { BrokerObserver } from "../events.ts";
 import { Holdings } from "./holdings.ts";
+import { EarlyResults } from "./early.ts";
 import { Leases } from "./leases.ts";
 import { SetAside, cameBack } from "./reoffer.ts";
 import type { Delayed } from "./holdings.ts";
@@ -74,6 +75,7 @@ export class Subscription {
   /** Preparations (asynchronous delivery stages) running, and the last token given to one. */
   private preparations = 0;
   private lastToken = 0;
+  private readonly early = new EarlyResults();
 
   constructor(
     public config: SubscriptionResource,
@@ -105,8 +107,16 @@ export class Subscription {
   }
 
   /** Takes the messages of a publish its filter accepts. */
-  enqueue(msgs: readonly StoredMessage[]): void {
-    this.holdings.enqueue(msgs);
+  /** Returns what must settle before the Publish is answered: its eager delivery stage's runs (early.ts); null for none. */
+  enqueue(msgs: readonly StoredMessage[]): Promise<unknown> | null {
+    const stage = this.stage;
+    if (stage === null || !stage.eager) {
+      this.holdings.enqueue(msgs);
+      return null;
+    }
+    const added: Entry[] = [];
+    this.holdings.enqueue(msgs, added);
+    return added.length ? this.early.start(stage, added) : null;
   }
 
   /** Rebuilds what a store kept from an earlier run. */
@@ -366,7 +376,10 @@ export class Subscription {
         break;
       }
       if (this.stage !== null && e.shown === null) {
-        if (this.stage.prepare) {
+        const ready = this.stage.eager ? this.early.ready(e, this.stage) : null;
+        if (ready !== null) {
+          if (!this.shownOr(e, ready, now)) continue;
+        } else if (this.stage.prepare) {
           if (this.preparations >= MAX_PREPARING) {
             this.backlog.untake(e);
             break;
@@ -377,8 +390,7 @@ export class Subscription {
           else this.setAside(this.stage, e);
           run = null;
           continue;
-        }
-        if (!this.runStage(this.stage, e, now)) continue;
+        } else if (!this.runStage(this.stage, e, now)) continue;
       }
       const size = e.msg.size;
       if (batch.length > 0 && bytes + size > (maxBytes ??= c.maxBatchBytes())) {
@@ -415,7 +427,11 @@ export class Subscription {
    * deadline or the backoff).
    */
   private runStage(stage: DeliveryStage, e: Entry, now: number): boolean {
-    const r = stage.apply(e.msg);
+    return this.shownOr(e, stage.apply(e.msg), now);
+  }
+
+  /** A stage's result for a message taken for its first delivery: kept to show (true), or not delivered. */
+  private shownOr(e: Entry, r: DeliveryResult, now: number): boolean {
     if (typeof r !== "string") {
       e.shown = r;
       return true;
@@ -434,7 +450,7 @@ export class Subscription {
     this.backlog.setAside(e);
     const token = (e.preparing = ++this.lastToken);
     this.preparations++;
-    stage.prepare!(e.msg).then(
+    (this.early.pending(e, stage) ?? stage.prepare!(e.msg)).then(
       (r) => this.prepared(e, token, r),
       () => this.prepared(e, token, "failed"),
     );

@@ -71,7 +71,7 @@ export class Subscriptions extends Registry<Subscription, SubscriptionResource> 
       retention,
       expirations,
       deliveryStages<Subscription>([
-        { name: "transforms", of: (s) => (s.config.messageTransforms?.length ? transformDeliveryStage(() => s.transform, d.transforms.callsModel(s.config.messageTransforms)) : null) },
+        { name: "transforms", of: (s) => (s.config.messageTransforms?.length ? transformDeliveryStage(() => s.transform) : null) },
       ]),
       this.deliveries,
       d.iam,

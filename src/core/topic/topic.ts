@@ -18,7 +18,8 @@ import type { TransformChain } from "../stages/transforms.ts";
 export interface TopicSubscriber {
   readonly name: string;
   /** Takes the messages of a publish its filter accepts (inside the publish's store transaction). */
-  enqueue(msgs: readonly StoredMessage[]): void;
+  /** A promise: what the Publish's answer waits for (its delivery stage runs at publish). */
+  enqueue(msgs: readonly StoredMessage[]): Promise<unknown> | null | void;
   /** After the publish committed: deliver. */
   published(): void;
   /** The topic's retention changed. */
@@ -38,6 +39,8 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
   wake: CausalWake | null = null;
   /** Its schema_settings resolved to a revision range (the "schema" stage reads it); none without them. */
   schema: TopicSchema | undefined = undefined;
+  /** What the subscriptions' delivery stages run at publish for the last Publish (taken by its answer, takePrepared). */
+  private prepared: Promise<unknown> | null = null;
   /** The enabled message_transforms (the "transforms" publish stage runs them); null for none. */
   transform: TransformChain | null = null;
 
@@ -53,31 +56,53 @@ export class Topic<S extends TopicSubscriber = TopicSubscriber> {
     return this.config.name;
   }
 
+  /**
+   * Whether a publish may leave its messages (and so views into its request) held: by a
+   * subscription, the log, or a stage's doing. When not, nothing of a publish outlives it.
+   */
+  get keepsMessages(): boolean {
+    return this.subscriptions.size > 0 || this.logging || this.stages.length > 0 || this.transform !== null;
+  }
+
   /** Whether new messages go into the log. */
   get logging(): boolean {
     return this.config.messageRetentionDuration !== undefined || this.snapshotSeqs.length > 0;
   }
 
+  /** What the Publish just made must wait for before it is answered (subscription/early.ts); null for nothing. */
+  takePrepared(): Promise<unknown> | null {
+    const p = this.prepared;
+    this.prepared = null;
+    return p;
+  }
+
   /**
    * Stores each message once and hands it to every subscription (each applies its filter); a
-   * message no one holds is never kept. Returns the message ids.
+   * message no one holds is never kept. Returns their seqs (a message id is its seq's decimal form).
    */
-  publish(inputs: readonly MessageInput[], sizes: readonly number[], now: number): string[] {
+  publish(inputs: readonly MessageInput[], sizes: readonly number[], now: number): number[] {
     const store = this.store;
     const subs = this.subscriptions;
+    let prepared: Promise<unknown>[] | null = null;
     const msgs = store.transaction(() => {
       const msgs = store.append(this.name, inputs, sizes, now, this.logging);
-      for (const s of subs) s.enqueue(msgs);
+      for (const s of subs) {
+        const p = s.enqueue(msgs);
+        if (p) (prepared ??= []).push(p);
+      }
       return msgs;
     });
+    // Taken in the same turn by the Publish that waits for it; other publishers (imports, dead
+    // letters) leave it, and the next publish replaces it.
+    this.prepared = prepared && Promise.all(prepared);
     if (!this.logTimer.armed && this.config.messageRetentionDuration !== undefined) this.trimLog();
     const observer = this.observer;
     if (observer) for (const m of msgs) observer.published(this.name, m);
     if (this.wake) this.wake.add(subs, msgs[0].seq);
     else for (const s of subs) s.published();
-    const ids = new Array<string>(msgs.length);
-    for (let i = 0; i < msgs.length; i++) ids[i] = msgs[i].id;
-    return ids;
+    const seqs = new Array<number>(msgs.length);
+    for (let i = 0; i < msgs.length; i++) seqs[i] = msgs[i].seq;
+    return seqs;
   }
 
   /** What the log still keeps, oldest first. */

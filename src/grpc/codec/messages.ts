@@ -5,8 +5,7 @@
  */
 import type { Confirmation, DeliveryBatch } from "../../core/delivery/delivery-batch.ts";
 import type { MessageInput, StoredMessage } from "../../core/message.ts";
-import type { PublishRequest } from "../../rpc/publisher.ts";
-import type { AckRequest, ModAckRequest } from "../../rpc/subscriber.ts";
+import type { AckRequest, ModAckRequest, PublishRequest } from "../../rpc/contract.ts";
 import type { StreamRequest } from "../../core/delivery/stream-session.ts";
 import { dict } from "../../core/safe-keys.ts";
 import { framedBody } from "../framed.ts";
@@ -17,12 +16,17 @@ export function decodePublishRequest(buf: Buffer): PublishRequest {
   const r = new Reader(buf);
   let topic = "";
   const messages: MessageInput[] = [];
+  const seen = new Repeats();
+  // One reader for every message, moved to each in turn.
+  const inner = new Reader(buf);
   while (!r.done) {
     const tag = r.varint();
     if (tag === 0x0a) topic = r.string("topic");
     else if (tag === 0x12) {
       const [s, e] = r.span();
-      messages.push(decodePubsubMessage(buf, s, e));
+      inner.pos = s;
+      inner.end = e;
+      messages.push(decodePubsubMessage(inner, seen));
     } else r.skip(tag & 7);
   }
   // Data stay views into the request: the store copies those of messages it holds for long
@@ -30,10 +34,52 @@ export function decodePublishRequest(buf: Buffer): PublishRequest {
   return { topic, messages, requestBytes: buf.length };
 }
 
-function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageInput {
-  const r = new Reader(buf, end);
-  r.pos = start;
+/** Strings longer than this are decoded each time: comparing them byte by byte costs about what decoding does. */
+const REPEAT_MAX = 64;
+/** Attribute positions remembered per message (each a key and a value). */
+const REPEAT_SLOTS = 32;
+
+/**
+ * The attribute strings of the message before, by position in its attribute list. A publisher's
+ * batch repeats its keys, and often some values, message after message: a string whose bytes are
+ * those of the same position before is reused instead of decoded (a native call and an
+ * allocation each) and validated again, and held messages share it.
+ */
+class Repeats {
+  private starts = new Int32Array(REPEAT_SLOTS);
+  private lengths = new Int32Array(REPEAT_SLOTS).fill(-1);
+  private strings = new Array<string>(REPEAT_SLOTS).fill("");
+
+  string(r: Reader, slot: number): string {
+    const len = r.varint();
+    const start = r.pos;
+    if (slot >= REPEAT_SLOTS || len > REPEAT_MAX) {
+      r.pos = start;
+      return r.stringOf(len, "messages.attributes");
+    }
+    if (this.lengths[slot] === len) {
+      const buf = r.buf;
+      const end = start + len;
+      if (end > r.end) throw new Malformed("string runs past its message");
+      let i = start;
+      for (let j = this.starts[slot]!; i < end && buf[i] === buf[j]; i++, j++);
+      if (i === end) {
+        r.pos = end;
+        this.starts[slot] = start;
+        return this.strings[slot]!;
+      }
+    }
+    const s = r.stringOf(len, "messages.attributes");
+    this.starts[slot] = start;
+    this.lengths[slot] = len;
+    this.strings[slot] = s;
+    return s;
+  }
+}
+
+function decodePubsubMessage(r: Reader, seen: Repeats): MessageInput {
   const m: MessageInput = {};
+  let slot = 0;
   while (!r.done) {
     const tag = r.varint();
     if (tag === 0x0a) m.data = r.bytesView();
@@ -46,11 +92,12 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
       let value = "";
       while (r.pos < end) {
         const t = r.varint();
-        if (t === 0x0a) key = r.string("messages.attributes");
-        else if (t === 0x12) value = r.string("messages.attributes");
+        if (t === 0x0a) key = seen.string(r, slot);
+        else if (t === 0x12) value = seen.string(r, slot + 1);
         else r.skip(t & 7);
       }
       if (r.pos !== end) throw new Malformed("attribute entry overruns its length");
+      slot += 2;
       (m.attributes ??= dict())[key] = value;
     } else if (tag === 0x2a) m.orderingKey = r.string("messages.ordering_key");
     else r.skip(tag & 7);
@@ -58,11 +105,15 @@ function decodePubsubMessage(buf: Buffer, start: number, end: number): MessageIn
   return m;
 }
 
-export function encodePublishResponse(res: { messageIds: string[] }): Buffer {
+/** The table's PublishResponse (its seqs: ids written as digits, no strings made), or plain message ids. */
+export function encodePublishResponse(res: { seqs?: readonly number[]; messageIds: string[] }): Buffer {
+  const seqs = res.seqs;
   let size = 0;
-  for (const id of res.messageIds) size += fieldSize(id.length);
+  if (seqs) for (let i = 0; i < seqs.length; i++) size += fieldSize(decimalLength(seqs[i]!));
+  else for (const id of res.messageIds) size += fieldSize(id.length);
   const w = new Writer(framedBody(size));
-  for (const id of res.messageIds) w.string(1, id, id.length);
+  if (seqs) for (let i = 0; i < seqs.length; i++) w.decimal(1, seqs[i]!, decimalLength(seqs[i]!));
+  else for (const id of res.messageIds) w.string(1, id, id.length);
   return w.buf;
 }
 

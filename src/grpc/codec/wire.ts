@@ -55,7 +55,11 @@ export class Reader {
 
   /** A `string` field; `field` names it in the error when its bytes are not UTF-8. */
   string(field: string): string {
-    const len = this.varint();
+    return this.stringOf(this.varint(), field);
+  }
+
+  /** A `string` field's bytes after its length (read already). */
+  stringOf(len: number, field: string): string {
     const start = this.pos;
     const end = start + len;
     if (end > this.end) throw new Malformed("string runs past its message");
@@ -126,6 +130,9 @@ export function decimalLength(n: number): number {
 /** Size of a length-delimited field with a one-byte tag. */
 export const fieldSize = (len: number) => 1 + varintSize(len) + len;
 
+/** Strings up to this long are written by a JS loop: 4.5 against 11.4 ns a string through latin1Write. */
+const SHORT = 32;
+
 export class Writer {
   pos = 0;
   constructor(readonly buf: Buffer) {}
@@ -176,10 +183,18 @@ export class Writer {
     this.pos += len;
   }
 
-  /** A string whose UTF-8 length is already known. */
+  /** A string whose UTF-8 length is already known (equal to its length: ASCII). */
   string(field: number, s: string, len: number): void {
     this.header(field, len);
-    this.pos += len === s.length ? this.buf.latin1Write(s, this.pos) : this.buf.utf8Write(s, this.pos);
+    if (len !== s.length) this.pos += this.buf.utf8Write(s, this.pos);
+    else if (len > SHORT) this.pos += this.buf.latin1Write(s, this.pos);
+    else {
+      // Short ASCII (ids, attribute keys and values): a loop costs less than the native call.
+      const buf = this.buf;
+      const at = this.pos;
+      for (let i = 0; i < len; i++) buf[at + i] = s.charCodeAt(i);
+      this.pos = at + len;
+    }
   }
 }
 

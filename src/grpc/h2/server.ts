@@ -1,15 +1,14 @@
 /**
- * The raw gRPC server (`--grpc-server raw`): the lean gRPC layer (lean/) over our own HTTP/2
- * connection (connection.ts) instead of Bun's node:http2. Its connections come from the raw front
- * (server/raw-front.ts) on Bun sockets, or through the node:net port as a GrpcTransport. Same
- * routing, codecs and answers as the lean server.
+ * The raw gRPC server (`--grpc-server raw`, the default): the gRPC call layer (call/) over our own
+ * HTTP/2 connection (connection.ts) instead of Bun's node:http2. Its connections come from the raw
+ * front (server/raw-front.ts) on Bun sockets, or through the node:net port as a GrpcTransport. Same
+ * routing, codecs and answers as the lean server (lean/server.ts).
  */
-import type * as http2 from "node:http2";
 import type * as net from "node:net";
 import type { RpcTable } from "../../rpc/table.ts";
-import { PartialBytes } from "../lean/framing.ts";
-import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "../lean/routes.ts";
-import { trailersOnly } from "../lean/call.ts";
+import { PartialBytes } from "../call/framing.ts";
+import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "../call/routes.ts";
+import { trailersOnly } from "../call/call.ts";
 import { Code } from "../status.ts";
 import { drainConnections, type GrpcTransport } from "../transport.ts";
 import { H2Connection } from "./connection.ts";
@@ -34,9 +33,9 @@ export function rawServer(table: RpcTable, o: LeanOptions = {}): RawServer {
       window,
       maxConcurrentStreams: MAX_STREAMS,
       maxHeaderListSize: MAX_HEADER_LIST,
-      onStream: (stream, headers) => handle(stream as unknown as http2.ServerHttp2Stream, headers),
+      onStream: handle,
       onOversized: (stream) =>
-        trailersOnly(stream as unknown as http2.ServerHttp2Stream, { code: Code.RESOURCE_EXHAUSTED, details: `The request's headers are larger than ${MAX_HEADER_LIST} bytes.` }),
+        trailersOnly(stream, { code: Code.RESOURCE_EXHAUSTED, details: `The request's headers are larger than ${MAX_HEADER_LIST} bytes.` }),
     });
     connections.add(c);
     c.onClose = () => connections.delete(c);

@@ -1,12 +1,13 @@
 /**
- * One HTTP/2 stream of the raw server, with the part of node:http2's ServerHttp2Stream that the
- * lean gRPC layer (lean/call.ts) uses: respond, write (false past the high-water mark, then
+ * One HTTP/2 stream of the raw server, a CallStream of the gRPC call layer (call/stream.ts, the
+ * part of node:http2's ServerHttp2Stream a call uses): respond, write (false past the high-water mark, then
  * 'drain'), end with 'wantTrailers' and sendTrailers when respond was given waitForTrailers (a
  * gRPC call), else end with an empty DATA frame (a plain HTTP answer); trailers-only answers with
  * respond's endStream; and the 'data', 'end' and 'close' events.
  * Bytes written wait in the stream until the flow-control windows let the connection send them.
  */
 import { EventEmitter } from "node:events";
+import type { CallStream } from "../call/stream.ts";
 
 /** What a stream needs of its connection. */
 export interface StreamOwner {
@@ -25,7 +26,7 @@ export interface StreamOwner {
 /** Above this many unsent bytes, write() answers false (node's streams use 16 KiB; a StreamingPull response is up to 1 MiB, a Pull response 10 MB). */
 const HIGH_WATER = 64 * 1024;
 
-export class H2Stream extends EventEmitter {
+export class H2Stream extends EventEmitter implements CallStream {
   /** Bytes written and not yet sent, oldest first; `offset` into the first. */
   pending: Buffer[] = [];
   offset = 0;

@@ -1,14 +1,14 @@
 /**
- * The lean gRPC server (`--grpc-server lean`; the default is raw, our own HTTP/2 in h2/, which
- * shares routes.ts with it): gRPC over Bun's own node:http2, with
- * no grpc-js on the serving path. Each stream goes to routes.ts. HTTP/2 itself (SETTINGS, flow
+ * The lean gRPC server (`--grpc-server lean`; the default is raw, our own HTTP/2 in h2/): the gRPC
+ * call layer (call/, shared with raw) over Bun's own node:http2, with no grpc-js on the serving
+ * path. Each stream goes to call/routes.ts. HTTP/2 itself (SETTINGS, flow
  * control, PING answers, GOAWAY) is the runtime's.
  */
 import * as http2 from "node:http2";
 import type { RpcTable } from "../../rpc/table.ts";
 import { drainConnections, type GrpcTransport } from "../transport.ts";
-import { PartialBytes } from "./framing.ts";
-import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "./routes.ts";
+import { PartialBytes } from "../call/framing.ts";
+import { RECEIVE_WINDOW, streamHandler, type LeanOptions } from "../call/routes.ts";
 
 export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTransport {
   const window = o.receiveWindow ?? RECEIVE_WINDOW;
@@ -26,7 +26,9 @@ export function leanTransport(table: RpcTable, o: LeanOptions = {}): GrpcTranspo
     session.on("close", () => sessions.delete(session));
     session.on("error", () => {});
   });
-  server.on("stream", streamHandler(table, partial, o.health));
+  const handle = streamHandler(table, partial, o.health);
+  // node:http2's stream is a CallStream as it is (checked here, not cast).
+  server.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => handle(stream, headers));
   return {
     accept: (socket) => server.emit("connection", socket),
     drain: (graceMs) => drainConnections(sessions, (s) => s.close(), (s) => s.destroy(), graceMs),

@@ -1,6 +1,6 @@
 /**
  * The standard gRPC services' methods (health, reflection) in one shape every server carries:
- * the lean layer (lean/routes.ts, for raw and lean) and grpc-js (std/grpc-js.ts). A method is its
+ * the call layer (call/routes.ts, for raw and lean) and grpc-js (grpc-js/std.ts). A method is its
  * path and shape; what serves it (codecs, handler, the descriptors) is loaded on its first call,
  * with a literal import() each, so the compiled binary keeps them in chunks it reads only then.
  */

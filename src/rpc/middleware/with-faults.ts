@@ -1,32 +1,41 @@
 /**
- * Wraps the RPC table once (in emulator.ts) so every transport registered over it — gRPC, REST —
- * meets the same injected faults. With no fault active a call costs one boolean check.
+ * The injected faults as a middleware of the table (rpc/table.ts lists it), so every transport
+ * registered over it — gRPC, REST — meets the same faults. With no fault active a call costs one
+ * boolean check.
  */
 import type { StreamRequest, StreamSink } from "../../core/delivery/stream-session.ts";
-import type { CallContext, ProtoObject, RpcTable, StreamHandle, UnaryRpc } from "../contract.ts";
+import type { AckRequest, CallContext, StreamHandle, StreamOpener, UnaryRpc } from "../contract.ts";
 import { ackIdFailureEntries, ackIdFailures, idsWithinBudget } from "../../core/delivery/exactly-once.ts";
 import { FaultRegistry, faultError, type OpenStream } from "./faults.ts";
+import type { RpcMiddleware } from "./compose.ts";
 
 const ACK = "Subscriber.Acknowledge";
 const MODACK = "Subscriber.ModifyAckDeadline";
 const STREAM = "Subscriber.StreamingPull";
 
-export function withFaults(table: RpcTable, faults: FaultRegistry): RpcTable {
-  const unary = new Map<string, UnaryRpc>();
-  for (const [method, fn] of table.unary) {
-    unary.set(method, (req, ctx) => (faults.empty ? fn(req, ctx) : faulty(faults, method, fn, req, ctx)));
-  }
-  return { unary, openStream: (first, sink) => openStream(table, faults, first, sink) };
+export function withFaults(faults: FaultRegistry): RpcMiddleware {
+  return {
+    unary: (method, fn) => (req, ctx) => (faults.empty ? fn(req, ctx) : faulty(faults, method, fn, req, ctx)),
+    openStream: (next) => (first, sink) => openStream(next, faults, first, sink),
+  };
 }
 
-function faulty(faults: FaultRegistry, method: string, fn: UnaryRpc, req: ProtoObject, ctx: CallContext): unknown {
+/** The ack ids of an Acknowledge or ModifyAckDeadline (the table hands each RPC its own method's request). */
+function ackRequest(method: string, req: unknown): (AckRequest & { ackIds: string[] }) | undefined {
+  if (method !== ACK && method !== MODACK) return undefined;
+  const ack = req as AckRequest;
+  return Array.isArray(ack.ackIds) ? { ...ack, ackIds: ack.ackIds } : undefined;
+}
+
+function faulty(faults: FaultRegistry, method: string, fn: UnaryRpc, req: unknown, ctx: CallContext): unknown {
   const resources = resourcesOf(req);
   const error = faults.take("error", method, resources);
   if (error) throw faultError(error.action);
-  if (method === ACK && Array.isArray(req.ackIds)) req = { ...req, ackIds: faults.filterAcks(method, req.subscription, req.ackIds) };
-  if ((method === ACK || method === MODACK) && Array.isArray(req.ackIds) && req.ackIds.length) {
+  let ack = ackRequest(method, req);
+  if (ack && method === ACK) req = ack = { ...ack, ackIds: [...faults.filterAcks(method, ack.subscription, ack.ackIds)] };
+  if (ack?.ackIds.length) {
     const transient = faults.take("transientAcks", method, resources);
-    if (transient) return transientAcks(fn, req, ctx, transient.action.reason);
+    if (transient) return transientAcks(fn, ack, ctx, transient.action.reason);
   }
   const delay = faults.take("delay", method, resources);
   if (!delay) return fn(req, ctx);
@@ -40,10 +49,11 @@ function faulty(faults: FaultRegistry, method: string, fn: UnaryRpc, req: ProtoO
  * The ack ids that fit in the status's metadata fail with `reason` and are not applied (the client
  * retries them); the rest of the call is applied, and its own invalid ids are listed beside them.
  */
-async function transientAcks(fn: UnaryRpc, req: ProtoObject, ctx: CallContext, reason: string): Promise<never> {
-  const failing = idsWithinBudget(req.ackIds, reason);
+async function transientAcks(fn: UnaryRpc, req: AckRequest, ctx: CallContext, reason: string): Promise<never> {
+  const ackIds = req.ackIds ?? [];
+  const failing = idsWithinBudget(ackIds, reason);
   const entries: (readonly [string, string])[] = failing.map((id) => [id, reason] as const);
-  const rest = req.ackIds.slice(failing.length);
+  const rest = ackIds.slice(failing.length);
   if (rest.length) {
     try {
       await fn({ ...req, ackIds: rest }, ctx);
@@ -56,11 +66,11 @@ async function transientAcks(fn: UnaryRpc, req: ProtoObject, ctx: CallContext, r
   throw ackIdFailures(entries);
 }
 
-function openStream(table: RpcTable, faults: FaultRegistry, first: StreamRequest, sink: StreamSink): StreamHandle {
+function openStream(next: StreamOpener, faults: FaultRegistry, first: StreamRequest, sink: StreamSink): StreamHandle {
   const subscription = first.subscription ?? "";
   const error = faults.empty ? null : faults.take("error", STREAM, [subscription]);
   if (error) throw faultError(error.action);
-  const session = table.openStream(first, sink);
+  const session = next(first, sink);
   const open: OpenStream = {
     subscription,
     end: (e) => {
@@ -84,13 +94,13 @@ function openStream(table: RpcTable, faults: FaultRegistry, first: StreamRequest
 }
 
 /** The resource names a request carries: topic, subscription, name, project, snapshot (strings or resources). */
-function resourcesOf(req: ProtoObject): string[] {
+function resourcesOf(req: unknown): string[] {
   const out: string[] = [];
   if (!req || typeof req !== "object") return out;
-  for (const key of ["subscription", "topic", "name", "project", "snapshot", "resource"]) {
-    const v = req[key];
+  for (const key of ["subscription", "topic", "name", "project", "snapshot", "resource"] as const) {
+    const v: unknown = (req as Partial<Record<typeof key, unknown>>)[key];
     if (typeof v === "string") out.push(v);
-    else if (v && typeof v === "object" && typeof v.name === "string") out.push(v.name);
+    else if (v && typeof v === "object" && "name" in v && typeof v.name === "string") out.push(v.name);
   }
   return out;
 }

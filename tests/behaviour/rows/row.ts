@@ -70,6 +70,15 @@ export const publish = (...messages: Obj[]) => pub("Publish", (f) => ({ topic: f
 export const createSub = (extra: Obj | Request) =>
   subr("CreateSubscription", (f) => ({ name: subPath(), topic: f.topic, ...(typeof extra === "function" ? extra(f) : extra) }));
 
+/** A unary call refused with `code`, its message naming `mentions`; its test is named "`what` → `code`". */
+export const refusal = (what: string, call: StatusRow["call"], code: Code, mentions: Mentions, extra: Partial<StatusRow> = {}): StatusRow => ({
+  name: `${what} → ${code}`,
+  call,
+  code,
+  mentions,
+  ...extra,
+});
+
 /** A one-field record schema: `{}` does not conform to it. */
 export const AVRO = JSON.stringify({ type: "record", name: "R", fields: [{ name: "a", type: "string" }] });
 

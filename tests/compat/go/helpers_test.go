@@ -62,22 +62,39 @@ func ctxFor(t *testing.T, d time.Duration) context.Context {
 	return ctx
 }
 
+// deleteAtEnd runs del when the test ends, on a context of its own (the test's may be done); what
+// it returns is ignored, as the resource may be gone already.
+func deleteAtEnd(t *testing.T, del func(context.Context) error) {
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = del(ctx)
+	})
+}
+
+// created makes a resource through create (within wait), fails the test if that fails, and
+// deletes it by name through del when the test ends; its name.
+func created[R interface{ GetName() string }](t *testing.T, what string, create func(context.Context) (R, error), del func(context.Context, string) error) string {
+	t.Helper()
+	got, err := create(ctxFor(t, wait))
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	deleteAtEnd(t, func(ctx context.Context) error { return del(ctx, got.GetName()) })
+	return got.GetName()
+}
+
 func newTopic(t *testing.T, tmpl *pb.Topic) string {
 	t.Helper()
 	if tmpl == nil {
 		tmpl = &pb.Topic{}
 	}
 	tmpl.Name = topicPath(unique("topic"))
-	got, err := client.TopicAdminClient.CreateTopic(ctxFor(t, wait), tmpl)
-	if err != nil {
-		t.Fatalf("CreateTopic: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = client.TopicAdminClient.DeleteTopic(ctx, &pb.DeleteTopicRequest{Topic: got.Name})
-	})
-	return got.Name
+	return created(t, "CreateTopic",
+		func(ctx context.Context) (*pb.Topic, error) { return client.TopicAdminClient.CreateTopic(ctx, tmpl) },
+		func(ctx context.Context, name string) error {
+			return client.TopicAdminClient.DeleteTopic(ctx, &pb.DeleteTopicRequest{Topic: name})
+		})
 }
 
 func newSub(t *testing.T, topic string, tmpl *pb.Subscription) string {
@@ -87,16 +104,13 @@ func newSub(t *testing.T, topic string, tmpl *pb.Subscription) string {
 	}
 	tmpl.Name = subPath(unique("sub"))
 	tmpl.Topic = topic
-	got, err := client.SubscriptionAdminClient.CreateSubscription(ctxFor(t, wait), tmpl)
-	if err != nil {
-		t.Fatalf("CreateSubscription: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = client.SubscriptionAdminClient.DeleteSubscription(ctx, &pb.DeleteSubscriptionRequest{Subscription: got.Name})
-	})
-	return got.Name
+	return created(t, "CreateSubscription",
+		func(ctx context.Context) (*pb.Subscription, error) {
+			return client.SubscriptionAdminClient.CreateSubscription(ctx, tmpl)
+		},
+		func(ctx context.Context, name string) error {
+			return client.SubscriptionAdminClient.DeleteSubscription(ctx, &pb.DeleteSubscriptionRequest{Subscription: name})
+		})
 }
 
 func wantCode(t *testing.T, err error, want codes.Code, what string) {

@@ -26,10 +26,8 @@ func newSnapshot(t *testing.T, sub string) *pb.Snapshot {
 	if err != nil {
 		t.Fatalf("CreateSnapshot: %v", err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = client.SubscriptionAdminClient.DeleteSnapshot(ctx, &pb.DeleteSnapshotRequest{Snapshot: snap.Name})
+	deleteAtEnd(t, func(ctx context.Context) error {
+		return client.SubscriptionAdminClient.DeleteSnapshot(ctx, &pb.DeleteSnapshotRequest{Snapshot: snap.Name})
 	})
 	return snap
 }

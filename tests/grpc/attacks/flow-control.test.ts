@@ -5,20 +5,16 @@
  * closing a client that keeps the protocol; each is bounded in what the server holds, and no
  * message is kept from the other clients.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { PROJECT, unique } from "../../helpers/emulator.ts";
 import { Peer, STREAMING_PULL, T, frame, goawayCode, requestBlock, settings, streamingPullRequest, u32 } from "../../helpers/h2-peer.ts";
 import { openStream } from "../../helpers/raw-clients.ts";
-import { startTarget, underAttack, type Target } from "./harness.ts";
+import { underAttack, sharedTarget, expectUnharmed } from "./harness.ts";
 
 const MB = 1024 * 1024;
 const MAX_WINDOW = 2 ** 31 - 1;
 
-let t: Target;
-beforeAll(async () => {
-  t = await startTarget();
-});
-afterAll(() => t?.close());
+const t = sharedTarget();
 
 /** A topic and subscription of their own, and `n` messages of `size` bytes published to it. */
 async function freshSubscription(ackDeadlineSeconds = 10): Promise<{ topic: string; sub: string }> {
@@ -66,8 +62,7 @@ test("a StreamingPull behind a window the client never opens is sent no DATA and
   }, 1000);
   expect(held).toBe(0);
   expect(got.size).toBe(N);
-  expect(f.growthMb).toBeLessThan(64);
-  expect(f.failed).toBe(0);
+  expectUnharmed(f);
 }, 60_000);
 
 test("slow read of a large response: 20 MB to a client that stops reading its socket, then reads slowly; the server holds a bounded amount and delivers it all", async () => {
@@ -97,8 +92,7 @@ test("slow read of a large response: 20 MB to a client that stops reading its so
   });
   expect(received).toBeGreaterThanOrEqual(N * MB);
   // The messages themselves are 20 MB of the store; what waits for the socket is bounded besides.
-  expect(f.growthMb).toBeLessThan(20 + 64);
-  expect(f.failed).toBe(0);
+  expectUnharmed(f, 20 + 64);
 }, 90_000);
 
 test("a stream window pushed past 2^31−1 is RST_STREAM FLOW_CONTROL_ERROR; the connection lives", async () => {

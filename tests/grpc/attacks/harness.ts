@@ -4,13 +4,14 @@
  * attack runs, and one printed line of figures per attack. Figures are printed, never asserted
  * as speeds; the tests assert counts, bytes and behaviour.
  */
+import { afterAll, beforeAll, expect } from "bun:test";
 import { v1 } from "@google-cloud/pubsub";
 import * as grpc from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT, unique } from "../../helpers/emulator.ts";
 import { spawnServer, type ServerProcess } from "../../helpers/server-process.ts";
-import type { Peer } from "../../helpers/h2-peer.ts";
+import { goawayCode, type Peer } from "../../helpers/h2-peer.ts";
 
 export interface Target {
   server: ServerProcess;
@@ -43,6 +44,28 @@ export async function startTarget(): Promise<Target> {
       await Promise.all([publisher.close().catch(() => {}), subscriber.close().catch(() => {})]);
       await server.stop();
     },
+  };
+}
+
+/** The target every test of a file attacks: started before the first, closed after the last. */
+export function sharedTarget(): Target {
+  let t: Target | null = null;
+  beforeAll(async () => {
+    t = await startTarget();
+  });
+  afterAll(() => t?.close());
+  const started = (): Target => {
+    if (!t) throw new Error("the attack target starts in beforeAll");
+    return t;
+  };
+  return {
+    get server() { return started().server; },
+    get port() { return started().port; },
+    get topic() { return started().topic; },
+    get sub() { return started().sub; },
+    get publisher() { return started().publisher; },
+    get subscriber() { return started().subscriber; },
+    close: () => started().close(),
   };
 }
 
@@ -145,6 +168,19 @@ export async function underAttack(t: Target, name: string, attack: () => Promise
       `bystander ${b.ok} round trips, ${b.failed} failed, p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms (loaded shared host)`,
   );
   return f;
+}
+
+/** The attack cost the server less than `growthMb` of resident memory and the bystander no round trip. */
+export function expectUnharmed(f: Figures, growthMb = 64) {
+  expect(f.growthMb).toBeLessThan(growthMb);
+  expect(f.failed).toBe(0);
+}
+
+/** The GOAWAY code `peer` is sent within 10 s (-1: none); the peer is destroyed after. */
+export async function goawayOf(peer: Peer): Promise<number> {
+  const code = goawayCode(await peer.goaway(10_000));
+  peer.destroy();
+  return code;
 }
 
 /** Writes `batch(i)` for i = 0, 1, … until `count` frames are written, the socket closes or `ms` pass; the frames written. */

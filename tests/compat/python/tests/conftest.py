@@ -165,3 +165,19 @@ def run_subscriber(subscriber, sub, callback, done, flow_control=None, within=30
             time.sleep(0.05)
     finally:
         stop_streaming(future)
+
+
+def nack_then_ack(subscriber, sub):
+    """Streams from sub until two deliveries arrived (or the deadline): nacks the first and
+    acks every later one; the messages as delivered, in order."""
+    deliveries = []
+
+    def callback(msg):
+        deliveries.append(msg)
+        if len(deliveries) == 1:
+            msg.nack()
+        else:
+            msg.ack()
+
+    run_subscriber(subscriber, sub, callback, done=lambda: len(deliveries) >= 2)
+    return deliveries

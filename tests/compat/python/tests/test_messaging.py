@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from google.cloud import pubsub_v1
 
-from conftest import pull_for, pull_until, run_subscriber, stop_streaming
+from conftest import nack_then_ack, pull_for, pull_until, run_subscriber, stop_streaming
 
 WAIT = 30  # upper bound for any "eventually" in this file, seconds
 
@@ -102,16 +102,7 @@ def test_streaming_nack_is_redelivered(res, publisher, subscriber):
     topic = res.topic()
     sub = res.subscription(topic)
     mid = publisher.publish(topic, b"nack-me").result(timeout=WAIT)
-    deliveries = []
-
-    def callback(msg):
-        deliveries.append(msg.message_id)
-        if len(deliveries) == 1:
-            msg.nack()
-        else:
-            msg.ack()
-
-    run_subscriber(subscriber, sub, callback, done=lambda: len(deliveries) >= 2)
+    deliveries = [m.message_id for m in nack_then_ack(subscriber, sub)]
     assert deliveries[:2] == [mid, mid]
 
 

@@ -11,7 +11,7 @@ import time
 import pytest
 from google.api_core import exceptions
 
-from conftest import pull_for, pull_until, run_subscriber, sub_path, topic_path, unique
+from conftest import nack_then_ack, pull_for, pull_until, run_subscriber, sub_path, topic_path, unique
 
 WAIT = 30
 
@@ -82,51 +82,36 @@ def test_delivery_attempt_is_none_without_dead_letter_policy(res, publisher, sub
     topic = res.topic()
     sub = res.subscription(topic)
     publish_all(publisher, topic, (b"plain", {}))
-    attempts = []
-
-    def callback(msg):
-        attempts.append(msg.delivery_attempt)
-        if len(attempts) == 1:
-            msg.nack()
-        else:
-            msg.ack()
-
-    run_subscriber(subscriber, sub, callback, done=lambda: len(attempts) >= 2)
+    attempts = [m.delivery_attempt for m in nack_then_ack(subscriber, sub)]
     assert attempts[:2] == [None, None]
+
+
+def create_dead_lettering(subscriber, topic, dead_letter_topic, max_delivery_attempts):
+    """CreateSubscription on topic with a dead-letter policy, through the raw admin call."""
+    return subscriber.create_subscription(
+        request={
+            "name": sub_path(unique("sub")),
+            "topic": topic,
+            "dead_letter_policy": {
+                "dead_letter_topic": dead_letter_topic,
+                "max_delivery_attempts": max_delivery_attempts,
+            },
+        },
+        timeout=WAIT,
+    )
 
 
 @pytest.mark.parametrize("max_attempts", [4, 101])
 def test_max_delivery_attempts_out_of_range_is_invalid_argument(res, subscriber, max_attempts):
     topic = res.topic()
-    dead_topic = res.topic(prefix="dead")
     with pytest.raises(exceptions.InvalidArgument):
-        subscriber.create_subscription(
-            request={
-                "name": sub_path(unique("sub")),
-                "topic": topic,
-                "dead_letter_policy": {
-                    "dead_letter_topic": dead_topic,
-                    "max_delivery_attempts": max_attempts,
-                },
-            },
-            timeout=WAIT,
-        )
+        create_dead_lettering(subscriber, topic, res.topic(prefix="dead"), max_attempts)
 
 
 def test_missing_dead_letter_topic_is_not_found(res, subscriber):
     topic = res.topic()
     with pytest.raises(exceptions.NotFound):
-        subscriber.create_subscription(
-            request={
-                "name": sub_path(unique("sub")),
-                "topic": topic,
-                "dead_letter_policy": {
-                    "dead_letter_topic": topic_path(unique("missing")),
-                    "max_delivery_attempts": 5,
-                },
-            },
-            timeout=WAIT,
-        )
+        create_dead_lettering(subscriber, topic, topic_path(unique("missing")), 5)
 
 
 # ---- filters ----
@@ -163,45 +148,32 @@ def test_filter_delivers_only_matching_messages(res, publisher, subscriber):
     assert received == {ids[0]: b"red-1", ids[3]: b"red-2"}
 
 
-def filtered(res, publisher, subscriber, filter, want, *messages):
-    """Publishes messages to a new subscription with filter; the data of everything it
-    delivers, in delivery order (unary pull until want arrived, then 1 s more)."""
+@pytest.mark.parametrize(
+    "filter, want, messages",
+    [
+        pytest.param(
+            'hasPrefix(attributes.path, "/api/")',
+            [b"api"],
+            [(b"api", {"path": "/api/v1/users"}), (b"apis", {"path": "/apis"}), (b"web", {"path": "/web/api/"}), (b"none", {})],
+            id="has_prefix",
+        ),
+        pytest.param(
+            "NOT attributes:x",
+            [b"has-y", b"no-attrs"],
+            [(b"has-x", {"x": "1"}), (b"empty-x", {"x": ""}), (b"has-y", {"y": "1"}), (b"no-attrs", {})],
+            id="not_has_attribute",
+        ),
+    ],
+)
+def test_filter(res, publisher, subscriber, filter, want, messages):
+    """Publishes messages to a new subscription with filter; everything it delivers (unary
+    pull until want arrived, then 1 s more) is want."""
     topic = res.topic()
     sub = res.subscription(topic, filter=filter)
     publish_all(publisher, topic, *messages)
-    got = pull_until(subscriber, sub, want=want, within=WAIT)
+    got = pull_until(subscriber, sub, want=len(want), within=WAIT)
     got += pull_for(subscriber, sub, 1)
-    return [r.message.data for r in got]
-
-
-def test_filter_has_prefix(res, publisher, subscriber):
-    got = filtered(
-        res,
-        publisher,
-        subscriber,
-        'hasPrefix(attributes.path, "/api/")',
-        1,
-        (b"api", {"path": "/api/v1/users"}),
-        (b"apis", {"path": "/apis"}),
-        (b"web", {"path": "/web/api/"}),
-        (b"none", {}),
-    )
-    assert got == [b"api"]
-
-
-def test_filter_not_has_attribute(res, publisher, subscriber):
-    got = filtered(
-        res,
-        publisher,
-        subscriber,
-        "NOT attributes:x",
-        2,
-        (b"has-x", {"x": "1"}),
-        (b"empty-x", {"x": ""}),
-        (b"has-y", {"y": "1"}),
-        (b"no-attrs", {}),
-    )
-    assert sorted(got) == [b"has-y", b"no-attrs"]
+    assert sorted(r.message.data for r in got) == want
 
 
 def test_unparsable_filter_is_invalid_argument(res, subscriber):

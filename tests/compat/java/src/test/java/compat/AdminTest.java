@@ -26,18 +26,11 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class AdminTest {
-  private final Emulator.Resources res = new Emulator.Resources();
-
-  @AfterEach
-  void cleanup() {
-    res.close();
-  }
+class AdminTest extends CompatBase {
 
   @Test
   void topicCreateGetListDelete() {

@@ -112,6 +112,7 @@ final class Emulator {
   static final class Resources implements AutoCloseable {
     final List<String> topics = new ArrayList<>();
     final List<String> subs = new ArrayList<>();
+    final List<Runnable> others = new ArrayList<>();
 
     String topic(Topic.Builder tmpl) {
       String name = TOPICS.createTopic(tmpl.setName(topicPath(unique("topic"))).build()).getName();
@@ -135,22 +136,27 @@ final class Emulator {
       return sub(topic, Subscription.newBuilder());
     }
 
+    /** Runs {@code delete} at close, before the subscriptions and topics are deleted. */
+    void deleteLater(Runnable delete) {
+      others.add(delete);
+    }
+
+    /** Deletes everything tracked; a deletion that fails (already gone) is passed over. */
     @Override
     public void close() {
-      for (String s : subs) {
-        try {
-          SUBS.deleteSubscription(s);
-        } catch (ApiException ignored) {
-        }
-      }
-      for (String t : topics) {
-        try {
-          TOPICS.deleteTopic(t);
-        } catch (ApiException ignored) {
-        }
-      }
+      others.forEach(Resources::quietly);
+      subs.forEach(s -> quietly(() -> SUBS.deleteSubscription(s)));
+      topics.forEach(t -> quietly(() -> TOPICS.deleteTopic(t)));
+      others.clear();
       subs.clear();
       topics.clear();
+    }
+
+    private static void quietly(Runnable delete) {
+      try {
+        delete.run();
+      } catch (RuntimeException ignored) {
+      }
     }
   }
 

@@ -39,16 +39,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class MessagingTest {
-  private final Emulator.Resources res = new Emulator.Resources();
-
-  @AfterEach
-  void cleanup() {
-    res.close();
-  }
+class MessagingTest extends CompatBase {
 
   static PubsubMessage msg(String data, Map<String, String> attrs) {
     return PubsubMessage.newBuilder()

@@ -38,21 +38,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Dead-letter policy and delivery attempts, filters, retry policy. Delivery goes through the
  * high-level streaming Subscriber, as applications receive it; status codes through the raw
  * generated admin client.
  */
-class PoliciesTest {
-  private final Emulator.Resources res = new Emulator.Resources();
-
-  @AfterEach
-  void cleanup() {
-    res.close();
-  }
+class PoliciesTest extends CompatBase {
 
   /** A done() that turns true {@code after} once {@code mark} holds a start time (nanoTime). */
   static BooleanSupplier graceAfter(AtomicLong mark, Duration after) {
@@ -199,45 +196,43 @@ class PoliciesTest {
     assertEquals(Map.of(ids.get(0), "red-1", ids.get(3), "red-2"), Map.copyOf(received));
   }
 
-  /** Publishes msgs to a new subscription with filter; the data of everything it delivers. */
-  List<String> filtered(String filter, int want, List<PubsubMessage> msgs) throws Exception {
-    String topic = res.topic();
-    String sub = res.sub(topic, Subscription.newBuilder().setFilter(filter));
-    publishTo(topic, msgs);
-    List<ReceivedMessage> got = new ArrayList<>(pullUntil(sub, want, WAIT));
-    got.addAll(pullFor(sub, Duration.ofSeconds(1)));
-    return got.stream()
-        .map(r -> r.getMessage().getData().toStringUtf8())
-        .sorted()
-        .collect(Collectors.toList());
-  }
-
-  @Test
-  void filterHasPrefix() throws Exception {
-    List<String> got =
-        filtered(
+  /** Filters with their messages and the data of those they deliver, sorted. */
+  static Stream<Arguments> filterFunctions() {
+    return Stream.of(
+        Arguments.of(
             "hasPrefix(attributes.path, \"/api/\")",
-            1,
+            List.of("api"),
             List.of(
                 msg("api", Map.of("path", "/api/v1/users")),
                 msg("apis", Map.of("path", "/apis")),
                 msg("web", Map.of("path", "/web/api/")),
-                msg("none", Map.of())));
-    assertEquals(List.of("api"), got);
-  }
-
-  @Test
-  void filterNotHasAttribute() throws Exception {
-    List<String> got =
-        filtered(
+                msg("none", Map.of()))),
+        Arguments.of(
             "NOT attributes:x",
-            2,
+            List.of("has-y", "no-attrs"),
             List.of(
                 msg("has-x", Map.of("x", "1")),
                 msg("empty-x", Map.of("x", "")),
                 msg("has-y", Map.of("y", "1")),
-                msg("no-attrs", Map.of())));
-    assertEquals(List.of("has-y", "no-attrs"), got);
+                msg("no-attrs", Map.of()))));
+  }
+
+  /** Publishes msgs to a new subscription with filter; everything it delivers is want. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void filterFunctions(String filter, List<String> want, List<PubsubMessage> msgs)
+      throws Exception {
+    String topic = res.topic();
+    String sub = res.sub(topic, Subscription.newBuilder().setFilter(filter));
+    publishTo(topic, msgs);
+    List<ReceivedMessage> got = new ArrayList<>(pullUntil(sub, want.size(), WAIT));
+    got.addAll(pullFor(sub, Duration.ofSeconds(1)));
+    assertEquals(
+        want,
+        got.stream()
+            .map(r -> r.getMessage().getData().toStringUtf8())
+            .sorted()
+            .collect(Collectors.toList()));
   }
 
   @Test

@@ -39,14 +39,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Push subscriptions: the emulator POSTs to an HttpServer this test starts on loopback. */
-class PushTest {
-  private final Emulator.Resources res = new Emulator.Resources();
+class PushTest extends CompatBase {
   private final List<HttpServer> servers = new ArrayList<>();
 
   @AfterEach
-  void cleanup() {
+  void stopReceivers() {
     servers.forEach(s -> s.stop(0));
-    res.close();
+  }
+
+  /** A push subscription to {@code topic} with {@code config}. */
+  String pushSub(String topic, PushConfig.Builder config) {
+    return res.sub(topic, Subscription.newBuilder().setPushConfig(config));
   }
 
   record Hit(Headers headers, byte[] body, long nanoTime) {}
@@ -96,7 +99,7 @@ class PushTest {
     List<Hit> hits = new ArrayList<>();
     String url = receiver(hits, 500, 503, 200);
     String topic = res.topic();
-    String sub = res.sub(topic, Subscription.newBuilder().setPushConfig(PushConfig.newBuilder().setPushEndpoint(url)));
+    String sub = pushSub(topic, PushConfig.newBuilder().setPushEndpoint(url));
     String id = publishTo(topic, List.of(msg("hello", Map.of("color", "red")))).get(0);
     List<Hit> got = waitFor(hits, 3);
     for (Hit h : got) {
@@ -126,13 +129,11 @@ class PushTest {
     String url = receiver(hits, 200);
     String topic = res.topic();
     String sub =
-        res.sub(
+        pushSub(
             topic,
-            Subscription.newBuilder()
-                .setPushConfig(
-                    PushConfig.newBuilder()
-                        .setPushEndpoint(url)
-                        .setNoWrapper(PushConfig.NoWrapper.newBuilder().setWriteMetadata(true))));
+            PushConfig.newBuilder()
+                .setPushEndpoint(url)
+                .setNoWrapper(PushConfig.NoWrapper.newBuilder().setWriteMetadata(true)));
     String id = publishTo(topic, List.of(msg("raw-bytes", Map.of("color", "red")))).get(0);
     Hit h = waitFor(hits, 1).get(0);
     assertEquals("raw-bytes", new String(h.body(), StandardCharsets.UTF_8));
@@ -152,13 +153,14 @@ class PushTest {
     String url = receiver(hits, 200);
     String topic = res.topic();
     String email = "pusher@compat-test.iam.gserviceaccount.com";
-    res.sub(
+    pushSub(
         topic,
-        Subscription.newBuilder()
-            .setPushConfig(
-                PushConfig.newBuilder()
-                    .setPushEndpoint(url)
-                    .setOidcToken(PushConfig.OidcToken.newBuilder().setServiceAccountEmail(email).setAudience("compat-aud"))));
+        PushConfig.newBuilder()
+            .setPushEndpoint(url)
+            .setOidcToken(
+                PushConfig.OidcToken.newBuilder()
+                    .setServiceAccountEmail(email)
+                    .setAudience("compat-aud")));
     publishTo(topic, List.of(msg("x", Map.of())));
     String token = waitFor(hits, 1).get(0).headers().getFirst("authorization").substring("Bearer ".length());
     String[] parts = token.split("\\.");

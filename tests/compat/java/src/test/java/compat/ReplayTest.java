@@ -15,7 +15,6 @@ import static compat.MessagingTest.receive;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode.Code;
 import com.google.cloud.pubsub.v1.AckReplyConsumerWithResponse;
 import com.google.cloud.pubsub.v1.AckResponse;
@@ -36,31 +35,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Snapshots, seek and exactly-once delivery: admin and Seek through the generated clients,
  * exactly-once acks through the Subscriber's MessageReceiverWithAckResponse.
  */
-class ReplayTest {
-  private final Emulator.Resources res = new Emulator.Resources();
-  private final List<String> snapshots = new ArrayList<>();
-
-  @AfterEach
-  void cleanup() {
-    for (String s : snapshots) {
-      try {
-        SUBS.deleteSnapshot(s);
-      } catch (ApiException ignored) {
-      }
-    }
-    res.close();
-  }
-
+class ReplayTest extends CompatBase {
   private Snapshot snapshot(String sub) {
     Snapshot s = SUBS.createSnapshot(PROJECT_PATH + "/snapshots/" + unique("snap"), sub);
-    snapshots.add(s.getName());
+    res.deleteLater(() -> SUBS.deleteSnapshot(s.getName()));
     return s;
   }
 

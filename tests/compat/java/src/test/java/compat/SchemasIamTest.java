@@ -40,12 +40,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Schemas (SchemaServiceClient, topics with schema settings) and IAM on topics, subscriptions and schemas. */
-class SchemasIamTest {
+class SchemasIamTest extends CompatBase {
   static final String AVRO =
       "{\"type\":\"record\",\"name\":\"State\",\"namespace\":\"utilities\",\"fields\":"
           + "[{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"post_abbr\",\"type\":\"string\"}]}";
@@ -55,8 +54,6 @@ class SchemasIamTest {
           + "{\"name\":\"capital\",\"type\":\"string\",\"default\":\"\"}]}";
 
   static SchemaServiceClient schemas;
-  private final Emulator.Resources res = new Emulator.Resources();
-  private final List<String> created = new ArrayList<>();
 
   @BeforeAll
   static void connect() throws Exception {
@@ -73,17 +70,6 @@ class SchemasIamTest {
     schemas.close();
   }
 
-  @AfterEach
-  void cleanup() {
-    for (String name : created) {
-      try {
-        schemas.deleteSchema(name);
-      } catch (RuntimeException ignored) {
-      }
-    }
-    res.close();
-  }
-
   Schema newSchema() {
     Schema s =
         schemas.createSchema(
@@ -92,7 +78,7 @@ class SchemasIamTest {
                 .setSchemaId(unique("schema"))
                 .setSchema(Schema.newBuilder().setType(Schema.Type.AVRO).setDefinition(AVRO))
                 .build());
-    created.add(s.getName());
+    res.deleteLater(() -> schemas.deleteSchema(s.getName()));
     return s;
   }
 

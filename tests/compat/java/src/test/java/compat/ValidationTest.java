@@ -32,17 +32,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Exact status codes through the raw generated TopicAdminClient (one PublishRequest per call). */
-class ValidationTest {
-  private final Emulator.Resources res = new Emulator.Resources();
-
-  @AfterEach
-  void cleanup() {
-    res.close();
-  }
+class ValidationTest extends CompatBase {
 
   static PublishResponse publish(String topic, PubsubMessage... msgs) {
     return TOPICS.publish(

@@ -1,0 +1,11 @@
+// Original file: google/api/client.proto
+
+import type { CommonLanguageSettings as _google_api_CommonLanguageSettings, CommonLanguageSettings__Output as _google_api_CommonLanguageSettings__Output } from '../../google/api/CommonLanguageSettings';
+
+export interface NodeSettings {
+  'common'?: (_google_api_CommonLanguageSettings | null);
+}
+
+export interface NodeSettings__Output {
+  'common'?: (_google_api_CommonLanguageSettings__Output);
+}

@@ -1,0 +1,8 @@
+// Original file: google/pubsub/v1/pubsub.proto
+
+
+export interface DetachSubscriptionResponse {
+}
+
+export interface DetachSubscriptionResponse__Output {
+}
