@@ -13,7 +13,7 @@ function pinger() {
   const p: Pinger & { acks: typeof acks; sent: number } = {
     acks,
     sent: 0,
-    ping(onAck) {
+    pingAfter(onAck) {
       if (acks.length > 0) return false;
       p.sent++;
       acks.push(onAck);

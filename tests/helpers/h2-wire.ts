@@ -55,3 +55,18 @@ export class FakeWire implements Wire {
     }
   }
 }
+
+/** A FakeWire that can stop reading, as a socket does: the connection then yields between turns. */
+export class PausableWire extends FakeWire {
+  paused = false;
+  pauses = 0;
+
+  pause(): void {
+    this.paused = true;
+    this.pauses++;
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+}

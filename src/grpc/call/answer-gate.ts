@@ -14,7 +14,7 @@
 /** What a PING goes out on: an HTTP/2 connection of the raw server (h2/connection.ts). */
 export interface Pinger {
   /** Sends a PING after what is queued; `onAck` runs on its ACK or when the connection is gone. False while one is out. */
-  ping(onAck: () => void): boolean;
+  pingAfter(onAck: () => void): boolean;
 }
 
 /** Longest a deferral waits for ACKs. */
@@ -72,7 +72,7 @@ export class AnswerGate {
 
   private send(p: Pinger, c: Conn): void {
     c.out = true;
-    if (!p.ping(() => this.acked(p, c))) this.acked(p, c);
+    if (!p.pingAfter(() => this.acked(p, c))) this.acked(p, c);
   }
 
   private acked(p: Pinger, c: Conn): void {

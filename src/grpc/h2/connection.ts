@@ -21,6 +21,9 @@ export interface Wire {
   end(): void;
   destroy(): void;
   readonly destroyed: boolean;
+  /** Stops and restarts reading (a connection that used up its turn); without them, every chunk is read at once. */
+  pause?(): void;
+  resume?(): void;
 }
 
 export interface ConnectionOptions {
@@ -55,9 +58,10 @@ const RESET_WINDOW_MS = 10_000;
  * Frames that ask for work without moving a request on (PING, SETTINGS, WINDOW_UPDATE, PRIORITY,
  * empty DATA, unknown types): this many per FLOOD_WINDOW_MS, plus FLOOD_PER_DATA_FRAME per DATA
  * frame we sent in it (each may earn a stream and a connection WINDOW_UPDATE, and a BDP ping
- * from grpc-go, grpc-java and grpc-core clients).
+ * from grpc-go, grpc-java and grpc-core clients). A well-behaved client sends a handful a
+ * second beyond those; each frame past them is work an attacker gets for free.
  */
-const FLOOD_FRAMES = 10_000;
+const FLOOD_FRAMES = 1_000;
 const FLOOD_PER_DATA_FRAME = 4;
 const FLOOD_WINDOW_MS = 1000;
 /**
@@ -71,6 +75,20 @@ const STALL_MS = 10_000;
 const PING_MARK = 0x616e7372;
 /** Streams closed lately, remembered to tell a client's error on one (STREAM_CLOSED) from frames it had in flight (ignored). */
 const CLOSED_KEPT = 128;
+
+/**
+ * Fairness: one read of a connection works at most TURN_MS (the clock read every TURN_CHECK
+ * frames), then the socket is paused and the rest read in a later turn of the event loop, so a
+ * connection sending floods of cheap or costly frames cannot hold up another's request for longer.
+ * MAX_UNREAD bounds what a paused socket may still hand over meanwhile.
+ */
+const TURN_MS = 1;
+const TURN_CHECK = 16;
+const MAX_UNREAD = 4 * 1024 * 1024;
+
+/** A PING answer's bytes, and how many share one buffer. */
+const PONG = FRAME_HEADER + 8;
+const PONGS_PER_BUFFER = 256;
 
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
@@ -96,6 +114,10 @@ export class H2Connection implements StreamOwner {
   /** Bytes of an incomplete frame carried to the next chunk. */
   private carry: Buffer[] = [];
   private carryBytes = 0;
+  /** Chunks read but not yet parsed: the connection used up its turn (TURN_MS) and yields. */
+  private unread: Buffer[] = [];
+  private unreadBytes = 0;
+  private turnEnds = 0;
   /** A header block being continued: its stream, flags and parts. */
   private block: { stream: number; endStream: boolean; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
   private lastStreamId = 0;
@@ -105,6 +127,10 @@ export class H2Connection implements StreamOwner {
   private peerInitialWindow = DEFAULT_WINDOW;
   private peerMaxFrame = MIN_FRAME_SIZE;
   private out: Buffer[] = [];
+  /** PING answers not yet queued: pongs[pongFrom, pongTo). */
+  private pongs = Buffer.alloc(0);
+  private pongFrom = 0;
+  private pongTo = 0;
   private outBytes = 0;
   private flushQueued = false;
   private socketBlocked = false;
@@ -129,7 +155,7 @@ export class H2Connection implements StreamOwner {
   private goingAway = false;
   private dead = false;
   onClose: (() => void) | null = null;
-  /** Our PING out (ping()): its ACK's callback, and the count in its payload. */
+  /** Our PING out (pingAfter()): its ACK's callback, and the count in its payload. */
   private pingAck: (() => void) | null = null;
   private pingsSent = 0;
 
@@ -151,10 +177,13 @@ export class H2Connection implements StreamOwner {
     if (o.window > DEFAULT_WINDOW) this.queue(wordsFrame(Type.WINDOW_UPDATE, 0, 0, [o.window - DEFAULT_WINDOW]));
   }
 
-  /** Starts the connection on its wire: our SETTINGS go out at once. */
+  /**
+   * Starts the connection on its wire. Our SETTINGS go out with the answers to the first chunk
+   * when it is read in the same turn (the raw front's case: one write, not two, per connection),
+   * else at the end of the turn.
+   */
   attach(wire: Wire): void {
     this.socket = wire;
-    this.flush();
   }
 
   /** The wire took everything written: DATA may flow again. */
@@ -169,8 +198,38 @@ export class H2Connection implements StreamOwner {
 
   read(chunk: Buffer): void {
     if (this.dead) return;
+    if (this.unreadBytes > 0) {
+      // Its turn is over: what the socket still hands over waits behind the rest, and a socket
+      // that hands over MAX_UNREAD while paused is read to the end at once.
+      this.unread.push(chunk);
+      this.unreadBytes += chunk.length;
+      if (this.unreadBytes <= MAX_UNREAD) return;
+      return this.turn(this.takeUnread(), Infinity);
+    }
+    this.turn([chunk], TURN_MS);
+  }
+
+  private takeUnread(): Buffer[] {
+    const chunks = this.unread;
+    this.unread = [];
+    this.unreadBytes = 0;
+    return chunks;
+  }
+
+  /** Parses chunks until they are done or the turn is: then the socket pauses and the rest waits for the next turn. */
+  private turn(chunks: Buffer[], ms: number): void {
+    this.turnEnds = performance.now() + ms;
     try {
-      this.parse(chunk);
+      for (let i = 0; i < chunks.length && !this.dead; i++) {
+        const rest = this.parse(chunks[i]!);
+        if (rest) {
+          this.unread = [rest, ...chunks.slice(i + 1)];
+          this.unreadBytes = this.unread.reduce((n, b) => n + b.length, 0);
+          this.socket.pause?.();
+          setImmediate(this.nextTurn);
+          break;
+        }
+      }
     } catch (e) {
       if (e instanceof ConnectionError) this.fail(e.code, e.message);
       else if (e instanceof CompressionError) this.fail(H2Error.COMPRESSION_ERROR, e.message);
@@ -185,7 +244,14 @@ export class H2Connection implements StreamOwner {
     this.flush();
   }
 
-  private parse(chunk: Buffer): void {
+  private readonly nextTurn = () => {
+    if (this.dead) return;
+    this.turn(this.takeUnread(), TURN_MS);
+    if (this.unreadBytes === 0 && !this.dead) this.socket.resume?.();
+  };
+
+  /** Parses a chunk; what is left of it when the turn ends (at a frame's start), or null. */
+  private parse(chunk: Buffer): Buffer | null {
     let at = 0;
     if (this.prefaceLeft > 0) {
       // The shared port checked the magic; only skip it.
@@ -199,7 +265,7 @@ export class H2Connection implements StreamOwner {
         this.carry.push(chunk.subarray(at, at + take));
         this.carryBytes += take;
         at += take;
-        if (this.carryBytes < FRAME_HEADER) return;
+        if (this.carryBytes < FRAME_HEADER) return null;
         this.carry = [Buffer.concat(this.carry, this.carryBytes)];
       }
       const length = this.carry[0]!.readUIntBE(0, 3);
@@ -209,13 +275,15 @@ export class H2Connection implements StreamOwner {
       this.carry.push(chunk.subarray(at, at + take));
       this.carryBytes += take;
       at += take;
-      if (this.carryBytes < total) return;
+      if (this.carryBytes < total) return null;
       const frame = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, total);
       this.carry = [];
       this.carryBytes = 0;
       this.frameAt(frame, 0, length);
     }
-    while (!this.dead) {
+    // A wire that cannot pause is read to the end.
+    const yields = this.socket.pause !== undefined;
+    for (let frames = 1; !this.dead; frames++) {
       const left = chunk.length - at;
       if (left < FRAME_HEADER) break;
       const length = chunk.readUIntBE(at, 3);
@@ -223,16 +291,21 @@ export class H2Connection implements StreamOwner {
       if (left < FRAME_HEADER + length) break;
       this.frameAt(chunk, at, length);
       at += FRAME_HEADER + length;
+      if (frames % TURN_CHECK === 0 && yields && at < chunk.length && performance.now() > this.turnEnds) return chunk.subarray(at);
     }
     if (at < chunk.length && !this.dead) {
       this.carry = [chunk.subarray(at)];
       this.carryBytes = chunk.length - at;
     }
+    return null;
   }
 
   private frameAt(buf: Buffer, at: number, length: number): void {
+    const type = buf[at + 3]!;
     const id = buf.readUInt32BE(at + 5) & 0x7fffffff;
-    this.frame(buf[at + 3]!, buf[at + 4]!, id, buf.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
+    // A well-formed PING, the cheapest frame to flood with, is answered from the chunk: no view of it is made.
+    if (type === Type.PING && length === 8 && id === 0 && !this.block) return this.ping(buf[at + 4]!, buf, at + FRAME_HEADER);
+    this.frame(type, buf[at + 4]!, id, buf.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
   }
 
   private checkLength(length: number): void {
@@ -267,15 +340,7 @@ export class H2Connection implements StreamOwner {
       case Type.PING:
         if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "PING on a stream.");
         if (p.length !== 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "PING must be 8 bytes.");
-        if (flags & Flag.ACK && this.pingAck && p.readUInt32BE(0) === PING_MARK && p.readUInt32BE(4) === this.pingsSent) return this.pingAcked();
-        this.flooding();
-        if (!(flags & Flag.ACK)) {
-          const pong = Buffer.allocUnsafe(FRAME_HEADER + 8);
-          writeHeader(pong, 0, 8, Type.PING, Flag.ACK, 0);
-          p.copy(pong, FRAME_HEADER);
-          this.control(pong);
-        }
-        return;
+        return this.ping(flags, p, 0);
       case Type.GOAWAY:
         if (id !== 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "GOAWAY on a stream.");
         if (p.length < 8) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "GOAWAY must be at least 8 bytes.");
@@ -287,6 +352,31 @@ export class H2Connection implements StreamOwner {
         // Unknown frame types are ignored (RFC 9113 §4.1).
         return this.flooding();
     }
+  }
+
+  /** A PING's answer is written beside the others of this turn in one buffer, queued as one view (endPongs). */
+  private ping(flags: number, src: Buffer, at: number): void {
+    // The ACK of our own PING (pingAfter) is not the client asking for work.
+    if (flags & Flag.ACK && this.pingAck && src.readUInt32BE(at) === PING_MARK && src.readUInt32BE(at + 4) === this.pingsSent) return this.pingAcked();
+    this.flooding();
+    if (flags & Flag.ACK) return;
+    if (this.pongTo + PONG > this.pongs.length) {
+      this.endPongs();
+      this.pongs = Buffer.allocUnsafe(PONG * PONGS_PER_BUFFER);
+      this.pongFrom = this.pongTo = 0;
+    }
+    writeHeader(this.pongs, this.pongTo, 8, Type.PING, Flag.ACK, 0);
+    src.copy(this.pongs, this.pongTo + FRAME_HEADER, at, at + 8);
+    this.pongTo += PONG;
+    this.scheduleFlush();
+  }
+
+  /** The PING answers written since the last call go into the queue, in their place among the frames. */
+  private endPongs(): void {
+    if (this.pongTo === this.pongFrom) return;
+    const b = this.pongs.subarray(this.pongFrom, this.pongTo);
+    this.pongFrom = this.pongTo;
+    this.control(b);
   }
 
   private unpad(flags: number, p: Buffer): Buffer {
@@ -465,8 +555,9 @@ export class H2Connection implements StreamOwner {
       if (n === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "A WINDOW_UPDATE of 0.");
       this.sendWindow += n;
       if (this.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "The connection window passed 2^31-1.");
-      // Streams waiting for the connection's window are still in the send queue.
-      return this.pump();
+      // Streams waiting for the connection's window are still in the send queue (a flood of these finds it empty).
+      if (this.sendQueue.size) this.pump();
+      return;
     }
     const s = this.streams.get(id);
     if (!s) {
@@ -512,7 +603,7 @@ export class H2Connection implements StreamOwner {
   // ---- writing
 
   /** Sends a PING after what is queued; `onAck` runs on its ACK, or when the connection is gone. False while one is out. */
-  ping(onAck: () => void): boolean {
+  pingAfter(onAck: () => void): boolean {
     if (this.pingAck || this.dead) return false;
     this.pingAck = onAck;
     this.control(wordsFrame(Type.PING, 0, 0, [PING_MARK, (this.pingsSent = (this.pingsSent + 1) >>> 0)]));
@@ -526,8 +617,13 @@ export class H2Connection implements StreamOwner {
   }
 
   private queue(b: Buffer): void {
+    if (this.pongTo !== this.pongFrom) this.endPongs();
     this.out.push(b);
     this.outBytes += b.length;
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     if (!this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(() => this.flush());
@@ -544,6 +640,7 @@ export class H2Connection implements StreamOwner {
   }
 
   private flush(): void {
+    if (this.pongTo !== this.pongFrom) this.endPongs();
     this.flushQueued = false;
     if (this.out.length === 0 || !this.socket || this.socket.destroyed) {
       this.out = [];
@@ -748,6 +845,11 @@ export class H2Connection implements StreamOwner {
     this.queue(wordsFrame(Type.GOAWAY, 0, 0, [this.lastStreamId, code], Buffer.from(message.slice(0, 200), "latin1")));
     this.flush();
     this.dead = true;
+    // What an abuser sends after its GOAWAY is left unread (costing us nothing, and its sends
+    // stall); any other client's is read and dropped until the close, so a reset cannot take our
+    // GOAWAY from it (wire.ts). A socket paused for its turn is read again for that.
+    if (code === H2Error.ENHANCE_YOUR_CALM) this.socket.pause?.();
+    else this.socket.resume?.();
     this.socket.end();
     setTimeout(() => this.socket.destroy(), 1000).unref?.();
     this.gone();
@@ -762,6 +864,8 @@ export class H2Connection implements StreamOwner {
   gone(): void {
     this.dead = true;
     this.carry = [];
+    this.unread = [];
+    this.unreadBytes = 0;
     this.block = null;
     for (const s of [...this.streams.values()]) s.destroy();
     this.pingAcked();

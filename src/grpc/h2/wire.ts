@@ -21,6 +21,8 @@ export interface NativeSocket {
   shutdown(): void;
   end(): void;
   terminate(): void;
+  pause(): unknown;
+  resume(): unknown;
 }
 
 /**
@@ -90,6 +92,14 @@ export class BunWire implements Wire {
     if (this.destroyed || this.ending) return true;
     this.rest.push(b);
     return this.rest.flush(this.native);
+  }
+
+  pause(): void {
+    if (!this.destroyed) this.native.pause();
+  }
+
+  resume(): void {
+    if (!this.destroyed) this.native.resume();
   }
 
   tryWrite(b: Buffer): number {

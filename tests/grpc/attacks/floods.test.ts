@@ -2,7 +2,7 @@
  * Control-frame floods (CVE-2019-9512 ping, -9515 settings, -9518 empty frames, and WINDOW_UPDATE):
  * frames that each ask for a little work and move no request on. A client that reads its
  * answers is not stopped by the control backlog (raw-h2.test.ts covers one that does not read);
- * past 10,000 such frames in a second (plus four per DATA frame we sent) the connection ends
+ * past 1,000 such frames in a second (plus four per DATA frame we sent) the connection ends
  * with GOAWAY ENHANCE_YOUR_CALM.
  */
 import { expect, test } from "bun:test";
