@@ -9,6 +9,16 @@ const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
 const pkg = JSON.parse(read("package.json"));
 
 describe("release", () => {
+  test("every compiled build names the same entry points (a worker missing from one is a binary that fails at run time)", () => {
+    const entries = (cmd: string) => [...cmd.matchAll(/\bsrc\/[\w/-]+\.ts\b/g)].map((m) => m[0]).sort();
+    const fromScript = entries(read("scripts/build-release.ts").match(/const entries = \[[^\]]*\]/)![0]);
+    expect(fromScript).toContain("src/transforms/udf-worker.ts");
+    expect(entries(pkg.scripts.build)).toEqual(fromScript);
+    const compiles = read(".ci/image-arm64").split("\n").filter((l) => l.includes("bun build --compile"));
+    expect(compiles.length).toBeGreaterThan(0);
+    for (const line of compiles) expect(entries(line)).toEqual(fromScript);
+  });
+
   test("Apache-2.0: the standard LICENSE text and package.json's licence field", async () => {
     const license = read("LICENSE");
     expect(license).toContain("Apache License\n                           Version 2.0, January 2004");
