@@ -65,3 +65,16 @@ export const alreadyExists = (resource: string) =>
 
 /** Client strings in error messages are cut, so an error never grows with the request. */
 export const bounded = (s: string, max = 200) => echo(s, max);
+
+/**
+ * An allocation that failed while serving a request (the engine's "Out of memory" RangeError,
+ * met at the edge of a memory cap before the budget's next sample saw it) is the server's memory
+ * exhausted, which the real service answers RESOURCE_EXHAUSTED: retryable, and no bug of ours.
+ */
+export function outOfMemory(err: unknown): PubSubError | null {
+  if (!(err instanceof RangeError) || !/out of memory/i.test(err.message)) return null;
+  return new PubSubError(
+    "RESOURCE_EXHAUSTED",
+    "The emulator ran out of memory serving this request (past its memory budget or the process's limits). Acknowledge or drop messages, or raise --max-memory or the limit.",
+  );
+}

@@ -1,6 +1,6 @@
 /** The one place a gRPC status code is chosen for an error (transport-neutral: no grpc-js here). */
 import { boundMessage } from "../core/bounded.ts";
-import { PubSubError, type ErrorCode } from "../core/errors.ts";
+import { outOfMemory, PubSubError, type ErrorCode } from "../core/errors.ts";
 import { reportInternal } from "../runtime/internal-errors.ts";
 import { log } from "../runtime/log.ts";
 import { encodeStatus } from "./status-details.ts";
@@ -40,6 +40,7 @@ export interface GrpcStatus {
  * delivered and leaves the call hanging.
  */
 export function statusOf(err: unknown): GrpcStatus {
+  err = outOfMemory(err) ?? err;
   if (err instanceof PubSubError) {
     const details = boundMessage(err.message);
     const code = Code[err.code];

@@ -3,7 +3,7 @@
  * "details"}}` with the HTTP status of the gRPC code (google/rpc/code.proto's mapping) and the
  * details as proto3 JSON with their "@type". Anything that is not a PubSubError is a bug: INTERNAL.
  */
-import { PubSubError, type ErrorDetail } from "../core/errors.ts";
+import { outOfMemory, PubSubError, type ErrorDetail } from "../core/errors.ts";
 import { reportInternal } from "../runtime/internal-errors.ts";
 import { formatDuration } from "../proto/well-known.ts";
 
@@ -55,6 +55,7 @@ export interface ErrorResponse {
 
 /** The HTTP status and body for a thrown error. */
 export function errorResponse(err: unknown): ErrorResponse {
+  err = outOfMemory(err) ?? err;
   if (!(err instanceof PubSubError)) {
     reportInternal(err);
     err = new PubSubError("INTERNAL", `Internal error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 512));
