@@ -76,6 +76,13 @@ export class MemoryBudget {
    * drain; the mappings that held the messages at the crossing hold new ones, less a margin.
    */
   private gaugeRoom = Infinity;
+  /**
+   * The most held since a gauge last read under its limit. The gauge is sampled only on publishes,
+   * so its first reading over may come after a drain (pulls and acks grew the mappings, or none
+   * was taken while the budget refused): the room is what the mappings held then, not the nothing
+   * held at that reading — which refused every publish for good, virtual memory never shrinking.
+   */
+  private heldPeak = 0;
 
   constructor(private o: MemoryBudgetOptions) {
     this.maxBytes = o.maxBytes;
@@ -99,7 +106,8 @@ export class MemoryBudget {
    */
   admit(messages: number, bytes: number): void {
     const incoming = bytes + messages * (MESSAGE_OVERHEAD + ENTRY_OVERHEAD);
-    if (this.held + incoming > this.heldLimit) {
+    const held = this.held;
+    if (held + incoming > this.heldLimit) {
       this.refuse(
         `the emulator holds ${mb(this.held)} of unacknowledged messages and this request's ${mb(incoming)} would pass the ${mb(this.heldLimit)} they may take (half of the ${mb(this.maxBytes)} memory budget)`,
       );
@@ -110,6 +118,7 @@ export class MemoryBudget {
     if (over && (over.hard || this.held + incoming > this.gaugeRoom)) {
       this.refuse(`the emulator's ${over.what} is ${mb(over.used)}, past the ${mb(over.limit)} it may use under its ${over.cap}`, `raise that limit`);
     }
+    if (held + incoming > this.heldPeak) this.heldPeak = held + incoming;
   }
 
   /** For the metrics endpoint; null without a budget. */
@@ -132,8 +141,11 @@ export class MemoryBudget {
         if (used > g.limit && !this.overGauge?.hard) this.overGauge = { what: g.what, used, limit: g.limit, cap: g.cap, hard: used > (g.hard ?? g.limit * GAUGE_HARD) };
       }
       const over = this.overGauge;
-      if (!over) this.gaugeRoom = Infinity;
-      else if (over.hard || this.gaugeRoom === Infinity) this.gaugeRoom = Math.min(this.gaugeRoom, this.held * GAUGE_ROOM);
+      if (!over) {
+        this.gaugeRoom = Infinity;
+        this.heldPeak = this.held;
+      } else if (over.hard) this.gaugeRoom = Math.min(this.gaugeRoom, this.held * GAUGE_ROOM);
+      else if (this.gaugeRoom === Infinity) this.gaugeRoom = Math.max(this.held, this.heldPeak) * GAUGE_ROOM;
     };
     sample();
     if ((this.rssBytes > this.maxBytes || this.overGauge) && reclaim && now - this.lastReclaim >= RECLAIM_MS) {

@@ -51,6 +51,31 @@ test("over its limit the gauge refuses past the room it had at the crossing, and
   expect(memory.refused).toBe(2);
 });
 
+test("a gauge first read over after a drain leaves the room that was held before it, not none", async () => {
+  const { broker, clock, memory, set } = gauged();
+  const { topic, sub } = topicAndSub(broker, { ackDeadlineSeconds: 600 });
+  for (let i = 0; i < 8; i++) broker.topics.publish(topic, [{ data: KIB }]);
+  const perMessage = memory.held / 8;
+  ack(broker, sub, await pullNow(broker, sub, 8));
+  expect(memory.held).toBe(0);
+  // The drain grew the mappings past the limit; no publish sampled the gauge in between.
+  set(1001);
+  clock.advance(SEC);
+  const admits = () => {
+    try {
+      broker.topics.publish(topic, [{ data: KIB }]);
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code !== "RESOURCE_EXHAUSTED") throw e;
+      return false;
+    }
+  };
+  let admitted = 0;
+  while (admitted < 20 && admits()) admitted++;
+  expect(admitted).toBe(Math.floor((8 * perMessage * 0.75) / perMessage));
+  expect(memory.refused).toBe(1);
+});
+
 test("far past its limit the gauge refuses even an empty emulator; back under it, everything is admitted", () => {
   const { broker, clock, set } = gauged();
   const { topic } = topicAndSub(broker);
