@@ -11,6 +11,17 @@ import { SEC, ack, bytes, caught, pullNow, topicAndSub } from "../helpers/core.t
 
 const KIB = bytes("x".repeat(1024));
 
+/** Publishes one message: true if admitted, false if refused RESOURCE_EXHAUSTED. */
+function admits(broker: Broker, topic: string): boolean {
+  try {
+    broker.topics.publish(topic, [{ data: KIB }]);
+    return true;
+  } catch (e) {
+    if ((e as { code?: string }).code !== "RESOURCE_EXHAUSTED") throw e;
+    return false;
+  }
+}
+
 function gauged() {
   const clock = new ManualClock();
   const gauge = { what: "address space", limit: 1000, cap: "RLIMIT_AS (ulimit -v) of 1111 MiB", used: () => vsize };
@@ -37,16 +48,7 @@ test("over its limit the gauge refuses past the room it had at the crossing, and
   expect(memory.held).toBe(0);
   clock.advance(SEC);
   let admitted = 0;
-  const admits = () => {
-    try {
-      broker.topics.publish(topic, [{ data: KIB }]);
-      return true;
-    } catch (e) {
-      if ((e as { code?: string }).code !== "RESOURCE_EXHAUSTED") throw e;
-      return false;
-    }
-  };
-  while (admitted < 20 && admits()) admitted++;
+  while (admitted < 20 && admits(broker, topic)) admitted++;
   expect(admitted).toBe(Math.floor((held * 0.75) / (held / 8)));
   expect(memory.refused).toBe(2);
 });
@@ -61,17 +63,8 @@ test("a gauge first read over after a drain leaves the room that was held before
   // The drain grew the mappings past the limit; no publish sampled the gauge in between.
   set(1001);
   clock.advance(SEC);
-  const admits = () => {
-    try {
-      broker.topics.publish(topic, [{ data: KIB }]);
-      return true;
-    } catch (e) {
-      if ((e as { code?: string }).code !== "RESOURCE_EXHAUSTED") throw e;
-      return false;
-    }
-  };
   let admitted = 0;
-  while (admitted < 20 && admits()) admitted++;
+  while (admitted < 20 && admits(broker, topic)) admitted++;
   expect(admitted).toBe(Math.floor((8 * perMessage * 0.75) / perMessage));
   expect(memory.refused).toBe(1);
 });
