@@ -102,14 +102,16 @@ export class MemoryBudget {
 
   /**
    * Throws RESOURCE_EXHAUSTED when `messages` messages of `bytes` would take the held messages
-   * past their share of the budget, or when the process is already over the budget.
+   * (with `waiting`: bytes of Publishes not yet stored) past their share of the budget, or when
+   * the process is already over the budget.
    */
-  admit(messages: number, bytes: number): void {
+  admit(messages: number, bytes: number, waiting = 0): void {
     const incoming = bytes + messages * (MESSAGE_OVERHEAD + ENTRY_OVERHEAD);
-    const held = this.held;
+    const held = this.held + waiting;
     if (held + incoming > this.heldLimit) {
+      const of = waiting > 0 ? ` (${mb(waiting)} of them waiting for their topics' transforms)` : "";
       this.refuse(
-        `the emulator holds ${mb(this.held)} of unacknowledged messages and this request's ${mb(incoming)} would pass the ${mb(this.heldLimit)} they may take (half of the ${mb(this.maxBytes)} memory budget)`,
+        `the emulator holds ${mb(held)} of unacknowledged messages${of} and this request's ${mb(incoming)} would pass the ${mb(this.heldLimit)} they may take (half of the ${mb(this.maxBytes)} memory budget)`,
       );
     }
     const rss = this.sampleRss();

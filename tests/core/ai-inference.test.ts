@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import type { AiInferenceCaller, AiInferenceSpec, UdfMessage, UdfOutcome } from "../../src/core/stages/transform-engine.ts";
 import { MAX_PREPARING } from "../../src/core/subscription/subscription.ts";
+import { MemoryBudget } from "../../src/core/memory-budget.ts";
 import { SEC, ack, bytes, flush, makeSub, makeTopic, msg, openStream, pullNow, setup, text, texts, track } from "../helpers/core.ts";
 
 const decoder = new TextDecoder();
@@ -32,6 +33,28 @@ function fixture() {
 }
 
 describe("at publish", () => {
+  test("Publishes waiting for their transforms count against the memory budget: a model that never answers cannot make the server hold them without bound", async () => {
+    const model = new HeldModel();
+    const { broker } = setup({ inference: model, memory: new MemoryBudget({ maxBytes: 200_000, now: () => 0 }) });
+    const topic = makeTopic(broker, { messageTransforms: AI });
+    makeSub(broker, topic);
+    const big = { data: bytes("x".repeat(10_000)) };
+    let accepted = 0;
+    let refused: { code?: string; message?: string } | null = null;
+    for (let i = 0; i < 50 && !refused; i++) {
+      try {
+        track(broker.topics.publishAsync(topic, [big]));
+        accepted++;
+      } catch (e) {
+        refused = e as { code?: string; message?: string };
+      }
+    }
+    expect(refused?.code).toBe("RESOURCE_EXHAUSTED");
+    expect(refused?.message).toContain("waiting for their topics' transforms");
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThan(10);
+  });
+
   test("a later Publish whose model answers first is still stored after the earlier one", async () => {
     const { broker, model } = fixture();
     const topic = makeTopic(broker, { messageTransforms: AI });

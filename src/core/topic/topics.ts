@@ -49,6 +49,8 @@ export class Topics extends Registry<SubTopic, TopicResource> {
   protected readonly all: Collection<SubTopic, TopicResource>;
   /** Per topic, the last asynchronous Publish: the next one waits for it, so publishes are stored in the order they came. */
   private publishTails = new Map<string, Promise<unknown>>();
+  /** Bytes of Publishes on the asynchronous path not yet stored: the memory budget counts them. */
+  private waitingBytes = 0;
 
   constructor(private d: TopicsDeps) {
     super("topics", "topic");
@@ -215,6 +217,11 @@ export class Topics extends Registry<SubTopic, TopicResource> {
   publishAsync(topicName: string, messages: readonly MessageInput[], requestBytes?: number): Promise<number[]> {
     const chain = this.lookup(topicName).transform;
     const sizes = checkPublish(messages, requestBytes);
+    // Held before they are stored (their transforms run or queue): counted against the budget too.
+    let bytes = 0;
+    for (const size of sizes) bytes += size;
+    this.d.memory.admit(sizes.length, bytes, this.waitingBytes);
+    this.waitingBytes += bytes;
     const pooled = chain?.pooled ? transformAtPublishAsync(chain, messages, this.d.clock.now()) : null;
     // Its failure is the Publish's, met when its turn to store comes (not an unhandled rejection before).
     pooled?.catch(() => {});
@@ -227,6 +234,7 @@ export class Topics extends Registry<SubTopic, TopicResource> {
     );
     this.publishTails.set(topicName, tail);
     void tail.then(() => {
+      this.waitingBytes -= bytes;
       if (this.publishTails.get(topicName) === tail) this.publishTails.delete(topicName);
     });
     return stored.then(async ({ ids, prepared }) => {
