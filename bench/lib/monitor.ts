@@ -64,6 +64,9 @@ export class Monitor {
   /** Latest server sample (taken now). */
   sampleNow() { return this.server.sample(); }
 
+  /** The periodic samples taken at or after `t` (ms since epoch). */
+  since(t: number): ServerSample[] { return this.samples.filter((s) => s.t >= t); }
+
   async stop(): Promise<Resources> {
     if (this.timer) clearInterval(this.timer);
     await this.tick();

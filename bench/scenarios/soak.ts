@@ -57,6 +57,7 @@ export async function run(ctx: Ctx): Promise<Row[]> {
     const pay = payloadFn("1KB");
     const t0 = performance.now();
     let last = { acked: 0, streamed: 0, pulled: 0, errors: 0 };
+    let rowStart = Date.now();
     for (const line of intervalTable([]).split("\n")) ctx.log(line);
     const paced = flow.paced({ ms: seconds * 1000, rate, payload: pay, maxOutstanding: rate * 30 });
     let done = false;
@@ -66,13 +67,18 @@ export async function run(ctx: Ctx): Promise<Row[]> {
       while (!done && performance.now() < next) await sleep(Math.min(250, next - performance.now()));
       if (done && performance.now() - (t0 + rows.length * everyMs) < everyMs / 2) break; // a short tail is no row
       const s = await mon.sampleNow();
+      // One RSS reading lands anywhere in a collection cycle (±10 MB here), so a row's RSS is the
+      // median of the 5 s samples over its interval, which the quarters' drift is taken from.
+      const rssSamples = [...mon.since(rowStart), s].flatMap((x) => (x.rssBytes == null ? [] : [x.rssBytes]));
+      const rowRss = rssSamples.length ? median(rssSamples) : null;
+      rowStart = Date.now();
       const e2e = flow.e2e.summary(), pull = side.pullLat.summary();
       flow.e2e = new Latencies();
       side.pullLat = new Latencies();
       const errors = flow.pubErrors + flow.subErrors + side.errorCount;
       const now = { acked: flow.ackedCount, streamed: flow.uniqueTotal, pulled: side.pulled.received, errors };
       rows.push({ min: (performance.now() - t0) / 60_000, published: now.acked - last.acked, streamed: now.streamed - last.streamed, pulled: now.pulled - last.pulled,
-        rssMB: s.rssBytes == null ? null : s.rssBytes / 2 ** 20, heapMB: s.heapUsedBytes == null ? null : s.heapUsedBytes / 2 ** 20, fds: s.fds, walMB: walMB(),
+        rssMB: rowRss == null ? null : rowRss / 2 ** 20, heapMB: s.heapUsedBytes == null ? null : s.heapUsedBytes / 2 ** 20, fds: s.fds, walMB: walMB(),
         p50: e2e.p50, p99: e2e.p99, pullP99: pull.p99, errors: now.errors - last.errors });
       last = now;
       ctx.log(intervalTable(rows).split("\n").at(-1)!);
