@@ -7,14 +7,16 @@
 //
 // --windows A,B: this checkout's --data-dir rows once per --commit-window-ms value (a server that
 // has that flag: the group-commit experiment, branch store-group-commit); --messages 0 skips the
-// full-speed part.
+// full-speed part. --pstest adds Go's pstest (in memory, paced only, CPU from /proc): what a
+// server without persistence pays at that rate.
 //
-//   bun bench/commit-rates.ts [--base DIR] [--messages 50000] [--rate 1000] [--seconds 20] [--rounds 1] [--windows A,B] [--server-arg ARG]
+//   bun bench/commit-rates.ts [--base DIR] [--messages 50000] [--rate 1000] [--seconds 20] [--rounds 1] [--windows A,B] [--server-arg ARG] [--pstest]
 import { PubSub } from "@google-cloud/pubsub";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { arg, cpuMicros, measure, PROJECT, startServer } from "./lib/kind-bench.ts";
+import { startServer as startPeer } from "./lib/server.ts";
 
 const N = Number(arg("--messages") ?? 50_000);
 const RATE = Number(arg("--rate") ?? 1000);
@@ -26,7 +28,7 @@ const EXTRA = process.argv.flatMap((a, i) => (process.argv[i - 1] === "--server-
 const BODY = Buffer.alloc(1024, "x");
 
 /** Publishes RATE msg/s for SECONDS through the official client; a subscriber acks each. µs of server CPU per message delivered. */
-async function paced(target: string): Promise<{ usPerMsg: number; delivered: number }> {
+async function paced(target: string, cpu: (target: string) => Promise<number> = cpuMicros): Promise<{ usPerMsg: number; delivered: number }> {
   const pubsub = new PubSub({ projectId: PROJECT, apiEndpoint: target, emulatorMode: true });
   const id = `paced-${Math.random().toString(36).slice(2, 8)}`;
   const [topic] = await pubsub.createTopic(id);
@@ -39,7 +41,7 @@ async function paced(target: string): Promise<{ usPerMsg: number; delivered: num
   const tickMs = 10;
   const perTick = Math.max(1, Math.round((RATE * tickMs) / 1000));
   const ticks = Math.round((SECONDS * 1000) / tickMs);
-  const cpu0 = await cpuMicros(target);
+  const cpu0 = await cpu(target);
   const t0 = performance.now();
   const sends: Promise<string>[] = [];
   for (let i = 0; i < ticks; i++) {
@@ -52,10 +54,10 @@ async function paced(target: string): Promise<{ usPerMsg: number; delivered: num
   while (delivered < sends.length && Date.now() < until) await Bun.sleep(20);
   // Acks are batched by the client (≤ 100 ms): let the last ones arrive before reading the CPU.
   await Bun.sleep(300);
-  const cpu = (await cpuMicros(target)) - cpu0;
+  const used = (await cpu(target)) - cpu0;
   await sub.close();
   await pubsub.close();
-  return { usPerMsg: cpu / sends.length, delivered };
+  return { usPerMsg: used / sends.length, delivered };
 }
 
 interface Row { code: string; store: string; round: number; fullMsgPerS: number; fullUs: number; pacedUs: number; pacedDelivered: number }
@@ -77,6 +79,17 @@ for (let round = 1; round <= ROUNDS; round++) {
         server.stop();
         if (dir) rmSync(dir, { recursive: true, force: true });
       }
+    }
+  }
+  if (process.argv.includes("--pstest")) {
+    const peer = await startPeer({ kind: "pstest", smol: false, logFile: "/dev/null" });
+    try {
+      const cpu = async () => (await peer.sample()).cpuMicros ?? NaN;
+      const p = await paced(peer.target, cpu);
+      rows.push({ code: "pstest", store: "memory", round, fullMsgPerS: NaN, fullUs: NaN, pacedUs: p.usPerMsg, pacedDelivered: p.delivered });
+      console.error(JSON.stringify(rows.at(-1)));
+    } finally {
+      await peer.stop();
     }
   }
 }
