@@ -6,7 +6,8 @@
  * A step half-published when the server stopped is published again from its start (at most one
  * chunk or fetched batch twice).
  */
-import { fs, nodePath } from "../runtime/node-fs.ts";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 type Progress = number | string;
 
@@ -15,10 +16,10 @@ export class ImportLedger<P extends Progress = number | "done"> {
   private file: string | null;
 
   constructor(dataDir: string | null, fileName = "storage-imports.json") {
-    this.file = dataDir ? nodePath().join(dataDir, fileName) : null;
-    if (this.file && fs().existsSync(this.file)) {
+    this.file = dataDir ? join(dataDir, fileName) : null;
+    if (this.file && existsSync(this.file)) {
       try {
-        const saved = JSON.parse(fs().readFileSync(this.file, "utf8")) as [string, { key: string; objects: [string, P][] }][];
+        const saved = JSON.parse(readFileSync(this.file, "utf8")) as [string, { key: string; objects: [string, P][] }][];
         for (const [topic, v] of saved) this.topics.set(topic, { key: v.key, objects: new Map(v.objects) });
       } catch {
         // an unreadable ledger starts empty
@@ -57,8 +58,8 @@ export class ImportLedger<P extends Progress = number | "done"> {
     const out = [...this.topics].map(([t, v]) => [t, { key: v.key, objects: [...v.objects] }]);
     const tmp = `${this.file}.tmp`;
     try {
-      fs().writeFileSync(tmp, JSON.stringify(out));
-      fs().renameSync(tmp, this.file);
+      writeFileSync(tmp, JSON.stringify(out));
+      renameSync(tmp, this.file);
     } catch {
       // A full or read-only disk: the ledger stays in memory and the next save writes it whole.
     }

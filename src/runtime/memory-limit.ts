@@ -4,7 +4,8 @@
  * limit (RLIMIT_AS, RLIMIT_DATA: `ulimit -v` / `ulimit -d`), else of the machine's physical memory;
  * and the gauges the budget samples to refuse work before the kernel or the allocator ends the process.
  */
-import { fs } from "./node-fs.ts";
+import { readFileSync } from "node:fs";
+import { totalmem } from "node:os";
 import type { MemoryGauge } from "../core/memory-budget.ts";
 
 /** Of a container's limit: the rest is the runtime's own and the kernel's (page cache, sockets). */
@@ -32,48 +33,28 @@ const MIN_RESERVE = 24 * 2 ** 20;
 export const MIN_ROOM = 48 * 2 ** 20;
 const PAGE = 4096;
 
-/** The limits in force at start; read once with readLimits(). */
-export interface Limits {
-  /** The smallest memory limit of this process's cgroup (v2 memory.max, v1 limit_in_bytes), or null. */
-  cgroup: number | null;
-  rlimits: ReturnType<typeof parseRlimits>;
-}
-
-/**
- * The cgroup's and the RLIMITs' files, read with Bun.file: node:fs would cost every start ≈ 1 ms and
- * ≈ 2.5 MB of RSS for these few reads (runtime/node-fs.ts).
- */
-export async function readLimits(): Promise<Limits> {
-  const [limits, cgroups] = await Promise.all([readAsync("/proc/self/limits"), readAsync("/proc/self/cgroup")]);
-  const values = await Promise.all(cgroupFiles(cgroups ?? "").map(readAsync));
-  return { cgroup: smallestLimit(values), rlimits: parseRlimits(limits ?? "") };
-}
-
-export function defaultMaxMemory(l: Limits): number {
+export function defaultMaxMemory(): number {
   const shares: number[] = [];
-  if (l.cgroup !== null) shares.push(l.cgroup * CGROUP_SHARE);
+  const cg = cgroupLimit();
+  if (cg !== null) shares.push(cg * CGROUP_SHARE);
   // The room is what is left beside the runtime already resident; the budget is on the whole process.
-  for (const r of rlimits(l.rlimits)) shares.push(processRss() + Math.max(0, r.limit - r.used()) * RLIMIT_SHARE);
-  if (shares.length === 0) shares.push((require("node:os") as typeof import("node:os")).totalmem() * PHYSICAL_SHARE);
+  for (const r of rlimits()) shares.push(processRss() + Math.max(0, r.limit - r.used()) * RLIMIT_SHARE);
+  if (shares.length === 0) shares.push(totalmem() * PHYSICAL_SHARE);
   return Math.floor(Math.min(...shares));
 }
 
-/** The files that may hold this process's cgroup memory limit, given /proc/self/cgroup. */
-function cgroupFiles(procCgroup: string): string[] {
+/** The smallest memory limit of this process's cgroup (v2 memory.max, v1 limit_in_bytes), or null. */
+export function cgroupLimit(): number | null {
   const candidates = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"];
-  for (const line of procCgroup.split("\n")) {
+  for (const line of read("/proc/self/cgroup")?.split("\n") ?? []) {
     const [, controllers, path] = line.split(":", 3);
     if (!path || path === "/") continue;
     if (controllers === "") candidates.push(`/sys/fs/cgroup${path}/memory.max`);
     else if (controllers.split(",").includes("memory")) candidates.push(`/sys/fs/cgroup/memory${path}/memory.limit_in_bytes`);
   }
-  return candidates;
-}
-
-function smallestLimit(values: (string | null)[]): number | null {
   let min: number | null = null;
-  for (const v of values) {
-    const n = Number(v?.trim());
+  for (const file of candidates) {
+    const n = Number(read(file)?.trim());
     // "max" (v2) and ~2^63 (v1) mean no limit.
     if (Number.isFinite(n) && n > 0 && n < 2 ** 60) min = min === null ? n : Math.min(min, n);
   }
@@ -103,10 +84,9 @@ export interface Rlimit {
 }
 
 /** The RLIMIT_AS and RLIMIT_DATA in force (none where /proc is absent: macOS, Windows, or hidden). */
-export function rlimits(limits: ReturnType<typeof parseRlimits>): Rlimit[] {
+export function rlimits(limits = parseRlimits(read("/proc/self/limits") ?? "")): Rlimit[] {
   const out: Rlimit[] = [];
   // /proc/self/statm: size resident shared text lib data dt, in pages; 0 where it cannot be read.
-  // Read with node:fs, synchronously at every sample: only a process under such a limit loads it.
   const statm = (field: number) => () => Number(read("/proc/self/statm")?.split(" ")[field] ?? 0) * PAGE;
   if (limits.addressSpace !== null) {
     out.push({ what: "address space", ulimit: "ulimit -v", cap: `RLIMIT_AS (ulimit -v) of ${mb(limits.addressSpace)}`, limit: limits.addressSpace, used: statm(0) });
@@ -122,7 +102,7 @@ export function rlimits(limits: ReturnType<typeof parseRlimits>): Rlimit[] {
  * segment against RLIMIT_DATA, each limit less its reserve (taken from the room left now, at
  * start); none when unlimited.
  */
-export function rlimitGauges(limits: ReturnType<typeof parseRlimits>): MemoryGauge[] {
+export function rlimitGauges(limits?: ReturnType<typeof parseRlimits>): MemoryGauge[] {
   return rlimits(limits).map((r) => {
     const room = Math.max(0, r.limit - r.used());
     const reserve = Math.max(MIN_RESERVE, Math.min(r.limit * RLIMIT_RESERVE, room / 4));
@@ -139,7 +119,7 @@ export function rlimitGauges(limits: ReturnType<typeof parseRlimits>): MemoryGau
  * allocation the reservations cannot serve kills the process — so it refuses to start, naming
  * the cap and what to do, rather than start and die on the first request.
  */
-export function capRefusal(limits: ReturnType<typeof parseRlimits>): string | null {
+export function capRefusal(limits?: ReturnType<typeof parseRlimits>): string | null {
   for (const r of rlimits(limits)) {
     const used = r.used();
     if (r.limit - used >= MIN_ROOM) continue;
@@ -150,13 +130,11 @@ export function capRefusal(limits: ReturnType<typeof parseRlimits>): string | nu
 
 function read(file: string): string | null {
   try {
-    return fs().readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch {
     return null;
   }
 }
-
-const readAsync = (file: string): Promise<string | null> => Bun.file(file).text().catch(() => null);
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 

@@ -20,7 +20,7 @@ import { realClock } from "../runtime/real-clock.ts";
 import { MemoryBudget } from "../core/memory-budget.ts";
 import type { DiskFaultProbe } from "../admin/metrics.ts";
 import type { OperatorDeps } from "../admin/operator.ts";
-import { capRefusal, collectGarbage, defaultMaxMemory, processRss, readLimits, rlimitGauges } from "../runtime/memory-limit.ts";
+import { capRefusal, collectGarbage, defaultMaxMemory, processRss, rlimitGauges } from "../runtime/memory-limit.ts";
 import { log } from "../runtime/log.ts";
 import { CloudStorageKind } from "../sinks/storage/kind.ts";
 import { storageTarget } from "../sinks/storage/targets.ts";
@@ -116,13 +116,12 @@ function boundedWait(p: Promise<unknown>, ms: number): Promise<unknown> {
 /** `prepare` runs on the new broker before the port opens (provisioning); if it throws, nothing listens. */
 export async function startEmulator(config: Partial<Config> = {}, prepare?: (broker: Broker) => void): Promise<Emulator> {
   const c = { ...DEFAULTS, ...config };
-  const limits = await readLimits();
-  const refusal = capRefusal(limits.rlimits);
+  const refusal = capRefusal();
   if (refusal) throw Object.assign(new Error(`cannot start: ${refusal}.`), { name: "MemoryCapError" });
   const { store, close, diskFault } = await openStore(c.dataDir);
   const clock = new SwitchableClock(c.clock);
   const push = lazyPush(() => clock.now());
-  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(limits), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges(limits.rlimits) });
+  const memory = new MemoryBudget({ maxBytes: c.maxMemory || defaultMaxMemory(), now: () => performance.now(), rss: processRss, reclaim: collectGarbage, gauges: rlimitGauges() });
   const bigtable = new BigtableKind(c.bigtableEmulatorHost);
   let stopTransforms = () => {};
   const storage = storageTarget(c.storageDir, c.storageEmulatorHost);

@@ -5,7 +5,9 @@
  * A batch is one write of whole lines on an O_APPEND descriptor followed by fdatasync, and writes
  * to one file are queued, so a reader never sees half a row and an acked row is on disk.
  */
-import { fs, fsPromises, nodePath } from "../../runtime/node-fs.ts";
+import { closeSync, openSync, readFileSync, statSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { join } from "node:path";
 import { fileName } from "../../runtime/file-names.ts";
 import { parseTable } from "../../core/kinds/bigquery/config.ts";
 import { parseTableSchema, type BqTable } from "../../core/kinds/bigquery/table-schema.ts";
@@ -24,7 +26,7 @@ export class DirTables {
     const ref = parseTable(tableName);
     if (!ref || !this.dir) return null;
     // A domain-scoped project (`example.com:proj`) is `example.com%3Aproj` on Windows (runtime/file-names.ts).
-    const base = nodePath().join(this.dir, fileName(ref.project), ref.dataset, fileName(ref.table));
+    const base = join(this.dir, fileName(ref.project), ref.dataset, fileName(ref.table));
     return { schema: `${base}.schema.json`, rows: `${base}.jsonl` };
   }
 
@@ -34,7 +36,7 @@ export class DirTables {
     if (!paths) return { ok: false, state: "NOT_FOUND", why: this.dir ? "bad table name" : "no --bigquery-dir is set" };
     let stamp: string;
     try {
-      const st = fs().statSync(paths.schema);
+      const st = statSync(paths.schema);
       if (!st.isFile() || st.size > MAX_SCHEMA_BYTES) return { ok: false, state: "NOT_FOUND", why: "the schema is not a file" };
       stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
     } catch {
@@ -45,7 +47,7 @@ export class DirTables {
     if (hit?.stamp === stamp) return hit.lookup;
     let lookup: TableLookup;
     try {
-      const parsed = parseTableSchema(JSON.parse(fs().readFileSync(paths.schema, "utf8")));
+      const parsed = parseTableSchema(JSON.parse(readFileSync(paths.schema, "utf8")));
       lookup = typeof parsed === "string" ? { ok: false, state: "SCHEMA_MISMATCH", why: parsed } : { ok: true, table: parsed };
     } catch {
       lookup = { ok: false, state: "SCHEMA_MISMATCH", why: "the schema file is not JSON" };
@@ -61,7 +63,7 @@ export class DirTables {
     const text = rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
     const prev = this.queues.get(paths.rows) ?? Promise.resolve();
     const next = prev.then(async () => {
-      const fh = await fsPromises().open(paths.rows, "a");
+      const fh = await open(paths.rows, "a");
       try {
         await fh.write(text);
         await fh.datasync();
@@ -82,7 +84,7 @@ export class DirTables {
     const p = this.paths(tableName);
     if (!p) return false;
     try {
-      fs().closeSync(fs().openSync(p.rows, "r"));
+      closeSync(openSync(p.rows, "r"));
       return true;
     } catch {
       return false;

@@ -5,6 +5,7 @@
  */
 import type avro from "avsc";
 import { avsc } from "../../core/kinds/storage/avsc.ts";
+import { once } from "node:events";
 import type { StorageBatch } from "../../core/kinds/storage/batches.ts";
 import { storageConfigOf } from "../../core/kinds/storage/config.ts";
 import { AVRO_METADATA_SCHEMA, AVRO_SCHEMA, metadataRecord, outputFormat } from "../../core/kinds/storage/records.ts";
@@ -41,8 +42,6 @@ async function* textChunks(batch: StorageBatch): AsyncGenerator<Uint8Array> {
 
 /** An Avro container file of `records`, encoded as it is read; a record the schema refuses fails it. */
 export async function* avroChunks(schema: object, records: Iterable<unknown>): AsyncGenerator<Uint8Array> {
-  // node:events with avsc's streams, which load it anyway: not at the server's start.
-  const { once } = require("node:events") as typeof import("node:events");
   const enc = new (avsc().streams).BlockEncoder(schema as avro.Schema, { codec: "null" });
   let refused = false;
   enc.on("typeError", () => (refused = true));

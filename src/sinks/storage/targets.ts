@@ -5,8 +5,9 @@
  * the state it means: NOT_FOUND (no bucket), PERMISSION_DENIED (the write was refused), or ACTIVE
  * (anything else: the write is retried).
  */
-import type { FSWatcher } from "node:fs";
-import { fs, fsPromises, nodePath } from "../../runtime/node-fs.ts";
+import { closeSync, fsyncSync, mkdirSync, openSync, statSync, watch } from "node:fs";
+import { mkdir, open, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { ObjectBody } from "./encode.ts";
 import { fileName } from "../../runtime/file-names.ts";
 
@@ -63,7 +64,7 @@ export class DirTarget implements StorageTarget {
 
   async bucketState(bucket: string): Promise<string> {
     try {
-      return fs().statSync(nodePath().join(this.dir, bucket)).isDirectory() ? "ACTIVE" : "NOT_FOUND";
+      return statSync(join(this.dir, bucket)).isDirectory() ? "ACTIVE" : "NOT_FOUND";
     } catch (e) {
       return stateOfError(e);
     }
@@ -73,8 +74,6 @@ export class DirTarget implements StorageTarget {
   async put(bucket: string, name: string, body: ObjectBody): Promise<number> {
     const state = await this.bucketState(bucket);
     if (state !== "ACTIVE") throw state;
-    const { join, dirname } = nodePath();
-    const { mkdir, open, rename, rm } = fsPromises();
     const final = join(this.dir, bucket, objectPath(name));
     const tmpDir = join(this.dir, TMP_DIR);
     const tmp = join(tmpDir, crypto.randomUUID());
@@ -102,13 +101,12 @@ export class DirTarget implements StorageTarget {
   }
 
   async list(bucket: string): Promise<StorageObjectInfo[]> {
-    const { join } = nodePath();
     const root = join(this.dir, bucket);
     const out: StorageObjectInfo[] = [];
     const glob = new Bun.Glob("**/*");
     for await (const rel of glob.scan({ cwd: root, onlyFiles: true, dot: true })) {
       try {
-        const st = fs().statSync(join(root, rel));
+        const st = statSync(join(root, rel));
         out.push({ name: decodePath(rel), size: st.size, created: st.mtimeMs });
       } catch {
         // gone between the listing and the stat
@@ -118,15 +116,15 @@ export class DirTarget implements StorageTarget {
   }
 
   async get(bucket: string, name: string): Promise<Uint8Array> {
-    return new Uint8Array(await Bun.file(nodePath().join(this.dir, bucket, objectPath(name))).arrayBuffer());
+    return new Uint8Array(await Bun.file(join(this.dir, bucket, objectPath(name))).arrayBuffer());
   }
 
   /** One recursive watcher on the directory; a bucket's events are folded into one call per 50 ms. */
   watch(onBucket: (bucket: string) => void): () => void {
     const pending = new Map<string, ReturnType<typeof setTimeout>>();
-    let w: FSWatcher | null = null;
+    let w: ReturnType<typeof watch> | null = null;
     try {
-      w = fs().watch(this.dir, { recursive: true }, (_event, file) => {
+      w = watch(this.dir, { recursive: true }, (_event, file) => {
         // A bucket's name holds neither separator, so `\\` (Windows) splits as well as `/`.
         const bucket = String(file ?? "").split(/[\\/]/)[0];
         if (!bucket || bucket === TMP_DIR || pending.has(bucket)) return;
@@ -159,7 +157,6 @@ const safeDecode = (s: string) => {
 
 function syncDir(dir: string): void {
   try {
-    const { openSync, fsyncSync, closeSync } = fs();
     const fd = openSync(dir, "r");
     try {
       fsyncSync(fd);
@@ -238,7 +235,7 @@ export class HttpTarget implements StorageTarget {
 
 export function storageTarget(dir: string, host: string): StorageTarget | null {
   if (dir) {
-    fs().mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
     return new DirTarget(dir);
   }
   return host ? new HttpTarget(host) : null;
