@@ -1,8 +1,6 @@
-/** hpack.js ships no types; h2/hpack.ts uses its decoder and table factories, the tests its decompressor. */
+/** hpack.js ships no types; the tests use its decompressor (the server requires only its Huffman tree and static table, untyped). */
 declare module "hpack.js" {
   const hpack: {
-    decoder: { create(): unknown };
-    table: { create(o: { maxSize: number }): unknown };
     decompressor: {
       create(o: { table: { size: number } }): { write(b: Buffer): void; execute(): void; read(): { name: string; value: string } | null };
     };

@@ -1,64 +1,31 @@
 /**
- * HPACK (RFC 7541) for the raw HTTP/2 server. Header blocks are decoded with hpack.js's decoder,
- * Huffman code and tables, one field at a time so that a block cannot expand past the header list
- * limit (a one-byte index can name a 4 KiB table entry). Our own header blocks are written as
- * literals that never touch the peer's dynamic table: a few fixed fields per response, no state.
+ * HPACK (RFC 7541) for the raw HTTP/2 server. Header blocks are decoded one field at a time
+ * (hpack-reader.ts, hpack-table.ts), so that a block cannot expand past the header list limit (a
+ * one-byte index can name a 4 KiB table entry). Our own header blocks are written as literals that
+ * never touch the peer's dynamic table: a few fixed fields per response, no state.
  */
-import type hpackModule from "hpack.js";
 import { dict } from "../../core/safe-keys.ts";
 import type { FieldCheck } from "./fields.ts";
+import { BlockReader, CompressionError } from "./hpack-reader.ts";
+import { HeaderTable } from "./hpack-table.ts";
 
-export class CompressionError extends Error {}
+export { CompressionError };
 /** A block that decodes to far more than the header list limit (an HPACK bomb): not worth decoding on. */
 export class HeaderBomb extends Error {}
 
 /** Decoded bytes of one block past which it is a bomb: a 1-byte index can name a 4 KiB entry. */
 const BOMB_FACTOR = 4;
 
-// hpack.js (and the readable-stream it loads) is read with the first connection, not at start: ≈ 2–5 MiB of idle RSS.
-let hpack: typeof hpackModule | undefined;
-function lib(): typeof hpackModule {
-  if (!hpack) {
-    const m = require("hpack.js") as typeof hpackModule & { default?: typeof hpackModule };
-    hpack = m.default ?? m;
-  }
-  return hpack;
-}
-
-interface Entry {
-  name: string;
-  value: string;
-  nameSize: number;
-}
-interface Decoder {
-  push(b: Buffer): void;
-  isEmpty(): boolean;
-  decodeBit(): number;
-  decodeInt(): number;
-  decodeStr(): ArrayLike<number>;
-}
-interface Table {
-  lookup(i: number): Entry;
-  add(name: string, value: string, nameSize: number, valueSize: number): void;
-  updateSize(n: number): void;
-}
-
-/** A decoded string (a Buffer, or an array of bytes from the Huffman code) as latin1, as node:http2 reads header bytes. */
-function text(bytes: ArrayLike<number>): string {
-  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes as number[]);
-  return b.latin1Slice!(0, b.length);
-}
-
 export type Headers = Record<string, string>;
 
 export class HeaderDecoder {
-  private readonly table: Table;
+  private readonly table: HeaderTable;
 
   constructor(
     tableSize: number,
     private readonly maxListSize: number,
   ) {
-    this.table = lib().table.create({ maxSize: tableSize }) as Table;
+    this.table = new HeaderTable(tableSize);
   }
 
   /**
@@ -70,47 +37,33 @@ export class HeaderDecoder {
    * lost, so the caller ends the connection; HeaderBomb past BOMB_FACTOR times the limit.
    */
   decode(block: Buffer, check: FieldCheck): Headers | null {
-    const d = lib().decoder.create() as Decoder;
+    const r = new BlockReader(block);
     const table = this.table;
     const out = dict<string>();
     let size = 0;
     let fields = 0;
     try {
-      d.push(block);
-      while (!d.isEmpty()) {
+      while (!r.done) {
+        const first = r.peek();
         let name: string;
         let value: string;
-        if (d.decodeBit()) {
-          const e = table.lookup(d.decodeInt());
-          name = e.name;
-          value = e.value;
-        } else {
-          const incremental = d.decodeBit();
-          if (!incremental) {
-            if (d.decodeBit()) {
-              // A dynamic table size update: only at the start of a block (RFC 7541 §4.2).
-              if (fields > 0) throw new CompressionError("table size update after a field");
-              table.updateSize(d.decodeInt());
-              continue;
-            }
-            d.decodeBit();
-          }
-          const index = d.decodeInt();
-          let nameSize: number;
-          if (index === 0) {
-            const raw = d.decodeStr();
-            nameSize = raw.length;
-            name = text(raw);
-          } else {
-            const e = table.lookup(index);
-            name = e.name;
-            nameSize = e.nameSize;
-          }
-          const raw = d.decodeStr();
-          value = text(raw);
+        if (first & 0x80) {
+          // An indexed field (§6.1).
+          ({ name, value } = table.lookup(r.int(7)));
+        } else if (first & 0x40 || !(first & 0x20)) {
+          // A literal, added to the table (§6.2.1) or not (§6.2.2, §6.2.3).
+          const incremental = (first & 0x40) !== 0;
+          const index = r.int(incremental ? 6 : 4);
+          name = index === 0 ? r.str() : table.lookup(index).name;
+          value = r.str();
           // Characters are checked where strings enter; an indexed field was checked as it entered the table.
-          check.literal(index === 0 ? name : null, value, incremental === 1);
-          if (incremental) table.add(name, value, nameSize, raw.length);
+          check.literal(index === 0 ? name : null, value, incremental);
+          if (incremental) table.add(name, value);
+        } else {
+          // A dynamic table size update (§6.3): only at the start of a block (§4.2).
+          if (fields > 0) throw new CompressionError("table size update after a field");
+          table.updateSize(r.int(5));
+          continue;
         }
         fields++;
         check.field(name, value);
