@@ -6,17 +6,20 @@
  * top-level declarations are fresh on every call, and a body that does not parse on its own (an
  * attempt to close the wrapper) is refused.
  *
- * One call's protocol: in, the data and JSON `[attributes, metadata]`; out, one string: "N"
- * (filtered), "E" + an error text, or "M" + the attributes' JSON + "\n" + the data (JSON escapes
+ * One call's protocol: in, the data, JSON `[attributes, metadata]` and `keep`; out, one string:
+ * "N" (filtered), "E" + an error text, "K" + the attributes' JSON (the data is the input's: with
+ * `keep`, the host's bytes are valid UTF-8, so the input string's own encoding is those very
+ * bytes and the host reuses them), or "M" + the attributes' JSON + "\n" + the data (JSON escapes
  * every newline, so the first one ends the attributes). The data, often the bulk, is never
  * JSON-encoded on either side — except data holding a NUL, which the engine's C strings would cut:
  * it goes in as a third element of the JSON and comes out as "J" + JSON `[attributes, data]`.
  *
- * A batch (`batch(run, stop, inputs, ...datas)`, the worker pool's crossing) runs one compiled
- * transform on many messages in one entry: `inputs` is the JSON array of their `[attributes,
- * metadata]`, and the answer their outputs, each ending in a NUL (an error's text JSON-encoded
- * after its "E", so no output holds a raw NUL); with `stop` it ends after the first error. When
- * the host interrupts a batch (its deadline) `partial()` hands over the outputs made before.
+ * A batch (`batch(run, stop, inputs, keeps, ...datas)`, the worker pool's crossing) runs one
+ * compiled transform on many messages in one entry: `inputs` is the JSON array of their
+ * `[attributes, metadata]`, `keeps` a "1" or "0" per message, and the answer their outputs, each
+ * ending in a NUL (an error's text JSON-encoded after its "E", so no output holds a raw NUL); with
+ * `stop` it ends after the first error. When the host interrupts a batch (its deadline)
+ * `partial()` hands over the outputs made before.
  */
 export const DRIVER = String.raw`(function () {
   "use strict";
@@ -50,7 +53,7 @@ export const DRIVER = String.raw`(function () {
       return "a thrown value that cannot be shown";
     }
   }
-  function shape(out) {
+  function shape(out, input) {
     if (out === null) return "N";
     if (typeof out !== "object") return "EThe function returned " + (out === undefined ? "undefined" : typeof out) + "; it must return null or an object with a string 'data'";
     const data = out.data;
@@ -65,16 +68,18 @@ export const DRIVER = String.raw`(function () {
         clean[k] = v;
       }
     }
+    // Strict equality compares contents: the same string or an equal one, the same bytes out.
+    if (data === input) return "K" + stringify(clean);
     if (data.indexOf("\u0000") >= 0) return "J" + stringify([clean, data]);
     return "M" + stringify(clean) + "\n" + data;
   }
   let done = [];
   const NUL = "\u0000";
-  function batch(run, stop, inputs) {
+  function batch(run, stop, inputs, keeps) {
     const items = parse(inputs);
     done = [];
     for (let i = 0; i < items.length; i++) {
-      let out = run(arguments[i + 3], items[i]);
+      let out = run(arguments[i + 4], items[i], keeps.charCodeAt(i) === 49);
       const failed = out[0] === "E";
       if (failed) out = "E" + stringify(out.slice(1));
       done.push(out);
@@ -91,11 +96,13 @@ export const DRIVER = String.raw`(function () {
     new Fn(code);
     const factory = new Fn(code + "\n;return typeof " + name + " === \"function\" ? " + name + " : undefined;");
     if (factory() === undefined) throw new ErrorCtor("no function named " + name + " is declared in the code");
-    return function run(data, input) {
+    return function run(data, input, keep) {
       try {
         const args = typeof input === "string" ? parse(input) : input;
         const fn = factory();
-        return shape(fn({ data: args.length > 2 ? args[2] : data, attributes: args[0] }, args[1]));
+        // Data holding a NUL comes in the JSON and never keeps (the host's bytes are not its argument).
+        const whole = args.length > 2;
+        return shape(fn({ data: whole ? args[2] : data, attributes: args[0] }, args[1]), keep === true && !whole ? data : undefined);
       } catch (e) {
         return "E" + describe(e);
       }
