@@ -95,16 +95,10 @@ function notAFunctionBody(code: string): string | null {
   }
 }
 
-/**
- * One message of a batch: its data, the JSON of `[attributes, metadata]` (with the data third when
- * it holds a NUL), and whether a result with the same data may hand back these bytes (valid UTF-8
- * without NUL: the interpreter's string of them encodes back to them; other bytes come back as
- * the interpreter encodes its string, U+FFFD for what was invalid).
- */
+/** One message of a batch: its data, and its input to the driver (driver.ts) as JSON. */
 export interface BatchItem {
   data: Uint8Array;
   input: string;
-  keep: boolean;
 }
 
 /** A batch's outcome for one message: filtered, failed, or the new attributes (as JSON) and data. */
@@ -119,10 +113,16 @@ export interface BatchUdf extends CompiledUdf {
 const BATCH_BYTES = 1 << 20;
 const BATCH_MESSAGES = 1000;
 
-/** The item's JSON input, with the data in it when it holds a NUL (the engine's C strings would cut it). */
-export function batchItem(data: Uint8Array, attributesAndMeta: string): BatchItem {
-  if (!data.includes(0)) return { data, input: attributesAndMeta, keep: isUtf8(data) };
-  return { data: EMPTY, input: `${attributesAndMeta.slice(0, -1)},${JSON.stringify(decoder.decode(data))}]`, keep: false };
+/**
+ * A message as a batch item: `[attributes, metadata, keep]`, keep 1 when a result with the same
+ * data may hand back these very bytes (valid UTF-8 without NUL: the interpreter's string of them
+ * encodes back to them; other bytes come back as the interpreter encodes its string, U+FFFD for
+ * what was invalid); data holding a NUL goes fourth (the engine's C strings would cut it).
+ * `keepable` false never keeps (the outcome as before keep existed).
+ */
+export function batchItem(data: Uint8Array, attributes: string, meta: string, keepable = true): BatchItem {
+  if (!data.includes(0)) return { data, input: `[${attributes},${meta},${keepable && isUtf8(data) ? 1 : 0}]` };
+  return { data: EMPTY, input: `[${attributes},${meta},0,${JSON.stringify(decoder.decode(data))}]` };
 }
 
 export class QuickJsEngine implements TransformEngine {
@@ -165,7 +165,7 @@ export class QuickJsEngine implements TransformEngine {
 
   /** One message: a batch of one (the same outcomes, error texts whole). */
   private call(run: QuickJSHandle, message: UdfMessage, metadata: UdfMetadata): UdfOutcome {
-    const [o] = this.batch(run, [batchItem(message.data, JSON.stringify([message.attributes, metadata]))], true);
+    const [o] = this.batch(run, [batchItem(message.data, JSON.stringify(message.attributes), JSON.stringify(metadata))], true);
     if (o.tag === "N") return { ok: true, message: null };
     if (o.tag === "E") return { ok: false, error: o.error };
     return { ok: true, message: { data: o.data, attributes: copyAttributes(JSON.parse(o.attributes)) } };
@@ -222,7 +222,6 @@ export class QuickJsEngine implements TransformEngine {
     if (!buf) return HEAP_FULL;
     const datas: { value: number }[] = [];
     let input: QuickJSHandle | undefined;
-    let keepsText: QuickJSHandle | undefined;
     let result: QuickJSHandle | string;
     try {
       let at = buf;
@@ -234,14 +233,9 @@ export class QuickJsEngine implements TransformEngine {
         at += d.length + 1;
       }
       let json = "[";
-      let keeps = "";
-      for (let k = from; k < to; k++) {
-        json += (k === from ? "" : ",") + items[k].input;
-        keeps += items[k].keep ? "1" : "0";
-      }
+      for (let k = from; k < to; k++) json += (k === from ? "" : ",") + items[k].input;
       input = this.heap.newText(json + "]");
-      keepsText = this.heap.newText(keeps);
-      const args = [run, stop ? ctx.true : ctx.false, input, keepsText, ...datas] as QuickJSHandle[];
+      const args = [run, stop ? ctx.true : ctx.false, input, ...datas] as QuickJSHandle[];
       result = this.guarded(() => ctx.callFunction(this.batchFn, ctx.undefined, args));
     } catch (e) {
       if (e instanceof HeapFull) return HEAP_FULL;
@@ -250,7 +244,6 @@ export class QuickJsEngine implements TransformEngine {
       for (const d of datas) c.ffi.QTS_FreeValuePointer(c.ctx.value, d.value);
       module._free(buf);
       input?.dispose();
-      keepsText?.dispose();
     }
     if (typeof result !== "string") return { outcomes: this.outcomes(result, items, from) };
     const made = ctx.callFunction(this.partialFn, ctx.undefined);

@@ -78,7 +78,7 @@ function run(m: Extract<ToWorker, { t: "run" }>): FromWorker {
           for (const i of live) fail(i, s, udf ?? "no compiled function");
           continue;
         }
-        const outs = udf.runBatch(live.map((i) => batchItem(datas[i], `[${texts[i]},${m.meta[i]}]`)), m.stop);
+        const outs = udf.runBatch(live.map((i) => batchItem(datas[i], texts[i], m.meta[i])), m.stop);
         for (let k = 0; k < outs.length; k++) {
           const i = live[k];
           const o = outs[k];

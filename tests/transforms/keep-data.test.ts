@@ -1,8 +1,8 @@
 /**
  * A UDF that hands back its message's data (the same string or one equal to it) answers "keep" and
  * the host reuses the message's own bytes instead of copying the string out of the interpreter.
- * That must change no outcome, byte for byte: the batch without keep (every item's `keep` false,
- * the interpreter's string encoded back as before) against the batch with it and the single call,
+ * That must change no outcome, byte for byte: the batch without keep (`keepable` false, the
+ * interpreter's string encoded back as before) against the batch with it and the single call,
  * over random bytes (invalid UTF-8, NULs, surrogates' encodings) and UDFs that keep, change or
  * rebuild the data.
  */
@@ -67,17 +67,19 @@ const bytes = fc.oneof(
     .map((parts) => new Uint8Array(Buffer.concat(parts))),
 );
 
-const message = fc.record({
-  data: bytes,
-  attributes: fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }), { maxKeys: 3, noNullPrototype: true }),
-});
+/** Strings with what JSON escapes (quotes, backslashes, control characters, lone surrogates) and what it does not. */
+const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', "\\", "\u0000", "\n", "\u001f", "\ud800", "\udfff", "\u2028", "\u007f", "é", "😀"), fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 })), maxLength: 6 });
+const attributes = fc.dictionary(fc.oneof(text, fc.constantFrom("0", "7", "__proto__", "toJSON")), text, { maxKeys: 4, noNullPrototype: true });
+
+const message = fc.record({ data: bytes, attributes });
 
 function runAll(udf: BatchUdf, messages: { data: Uint8Array; attributes: Record<string, string> }[]) {
   const meta = { message_id: "1", publish_time: "2026-01-01T00:00:00Z" };
-  const items = messages.map((m) => batchItem(m.data, JSON.stringify([m.attributes, meta])));
+  const items = (keepable: boolean) =>
+    messages.map((m) => batchItem(m.data, JSON.stringify(m.attributes), JSON.stringify(meta), keepable));
   return {
-    before: udf.runBatch(items.map((i) => ({ ...i, keep: false })), false).map(fromBatch),
-    batch: udf.runBatch(items, false).map(fromBatch),
+    before: udf.runBatch(items(false), false).map(fromBatch),
+    batch: udf.runBatch(items(true), false).map(fromBatch),
     call: messages.map((m) => fromCall(udf.run(m, meta))),
   };
 }
@@ -94,6 +96,19 @@ describe("keeping the message's own bytes", () => {
     );
   });
 
+  test("attributes come back as they went in, in their order, whatever they hold", () => {
+    const udf = udfs[1];
+    fc.assert(
+      fc.property(attributes, (attrs) => {
+        const out = udf.run({ data: utf8("x"), attributes: attrs }, {});
+        expect(out.ok).toBe(true);
+        const got = out.ok && out.message ? out.message.attributes : {};
+        expect(Object.entries(got)).toEqual(Object.entries({ ...attrs, seen: "1" }));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test("valid UTF-8 handed back is the message's own bytes; invalid UTF-8 and data with a NUL are the interpreter's", () => {
     const udf = udfs[1];
     const meta = { message_id: "1" };
@@ -103,7 +118,7 @@ describe("keeping the message's own bytes", () => {
       [new Uint8Array([0x61, 0, 0x62]), false],
     ];
     for (const [data, kept] of cases) {
-      const item = batchItem(data, JSON.stringify([{}, meta]));
+      const item = batchItem(data, "{}", JSON.stringify(meta));
       const [out] = udf.runBatch([item], false);
       expect(out.tag === "M" && out.data === item.data).toBe(kept);
       const r = udf.run({ data, attributes: {} }, meta);
