@@ -9,7 +9,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { batchItem, loadQuickJsEngine, type BatchOutcome, type BatchUdf } from "../../src/transforms/quickjs-engine.ts";
-import type { UdfOutcome } from "../../src/core/stages/transform-engine.ts";
+import { WorkerPool } from "../../src/transforms/udf-pool.ts";
+import type { PoolOutcome, UdfOutcome } from "../../src/core/stages/transform-engine.ts";
 
 const engine = await loadQuickJsEngine();
 
@@ -47,6 +48,12 @@ const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length).toS
 
 function fromBatch(o: BatchOutcome): Plain {
   return o.tag === "M" ? { tag: "M", attributes: JSON.parse(o.attributes), data: hex(o.data) } : o;
+}
+
+function fromPool(o: PoolOutcome | undefined): Plain | undefined {
+  if (o === undefined || o.kind === "filtered") return o && { tag: "N" };
+  if (o.kind === "failed") return { tag: "E", error: o.error };
+  return { tag: "M", attributes: { ...o.attributes }, data: hex(o.data) };
 }
 
 function fromCall(o: UdfOutcome): Plain {
@@ -126,4 +133,40 @@ describe("keeping the message's own bytes", () => {
       expect(r.ok && r.message?.attributes.seen).toBe("1");
     }
   });
+
+  test("through the worker pool: each result as on this thread, kept data the input's own bytes (mixed batches, two steps)", async () => {
+    const pool = new WorkerPool(1);
+    let kept = 0;
+    let copied = 0;
+    const step = (i: number) => ({ kind: "javascript_udf" as const, name: "f", code: `function f(message, metadata) { ${BODIES[i]} }` });
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.nat(udfs.length - 1), { minLength: 1, maxLength: 2 }), fc.array(message, { minLength: 1, maxLength: 6 }), async (steps, messages) => {
+          const chain = pool.chain(steps.map(step));
+          const meta = { message_id: "1" };
+          const outs = await chain.run(messages.map((m) => ({ ...m, meta })), false);
+          chain.dispose();
+          const expected = messages.map((m) => {
+            let cur: UdfOutcome = { ok: true, message: m };
+            for (const s of steps) if (cur.ok && cur.message) cur = udfs[s].run(cur.message, meta);
+            return fromCall(cur);
+          });
+          expect(outs.map(fromPool)).toEqual(expected);
+          outs.forEach((o, i) => o?.kind === "message" && (o.data === messages[i].data ? kept++ : copied++));
+        }),
+        { numRuns: 200 },
+      );
+      // Both ways back were taken: the input's own array, and data that crossed back.
+      expect(kept).toBeGreaterThan(0);
+      expect(copied).toBeGreaterThan(0);
+      // Unchanged valid UTF-8 comes back as the input's own array, through every step that keeps it.
+      const keep = pool.chain([step(1), step(0)]);
+      const data = utf8("{\"a\":1}");
+      const [out] = await keep.run([{ data, attributes: {}, meta: {} }], true);
+      expect(out?.kind === "message" && out.data === data).toBe(true);
+      keep.dispose();
+    } finally {
+      pool.close();
+    }
+  }, 60_000);
 });
