@@ -27,7 +27,7 @@ export const DRIVER = String.raw`(function () {
   const parse = JSON.parse, stringify = JSON.stringify, Fn = Function;
   const freeze = Object.freeze, getProto = Object.getPrototypeOf, ownKeys = Reflect.ownKeys;
   const getDesc = Object.getOwnPropertyDescriptor, keys = Object.keys, isArray = Array.isArray;
-  const ErrorCtor = Error, StringCtor = String, create = Object.create;
+  const ErrorCtor = Error, StringCtor = String;
   const seen = new Set();
   const todo = [G];
   while (todo.length > 0) {
