@@ -58,7 +58,7 @@ await measure("on this thread, one call per message", () => {
   for (let i = 0; i < BATCH; i++) udf.run(message, META);
   return BATCH;
 });
-const items = Array.from({ length: BATCH }, () => batchItem(DATA, JSON.stringify([{ a: "1" }, META])));
+const items = Array.from({ length: BATCH }, () => batchItem(DATA, JSON.stringify({ a: "1" }), JSON.stringify(META)));
 await measure(`on this thread, batches of ${BATCH}`, () => (udf.runBatch(items, false), BATCH));
 const pool = new WorkerPool(1);
 const chain = pool.chain([{ kind: "javascript_udf", name: "tag", code: CODE }]);

@@ -1,22 +1,25 @@
 /**
- * The code evaluated once in the sandbox before any user code: it keeps private references to the
+ * The code evaluated once in the sandbox before any user code: it holds private references to the
  * intrinsics it needs, deep-freezes everything reachable from globalThis (so no call can leave
  * state behind for the next), and returns `compile(name, code)`. Each compiled transform is a
  * factory made with the Function constructor: the user's code runs as a function body, so its
  * top-level declarations are fresh on every call, and a body that does not parse on its own (an
  * attempt to close the wrapper) is refused.
  *
- * One call's protocol: in, the data and JSON `[attributes, metadata]`; out, one string: "N"
- * (filtered), "E" + an error text, or "M" + the attributes' JSON + "\n" + the data (JSON escapes
- * every newline, so the first one ends the attributes). The data, often the bulk, is never
- * JSON-encoded on either side — except data holding a NUL, which the engine's C strings would cut:
- * it goes in as a third element of the JSON and comes out as "J" + JSON `[attributes, data]`.
+ * One call's protocol: in, the data and JSON `[attributes, metadata, keep]`; out, one string: "N"
+ * (filtered), "E" + an error text, "K" + the attributes' JSON (the data returned equals the data
+ * given, and keep is 1: the host's bytes are valid UTF-8, so that string encodes back to those
+ * very bytes and the host reuses them), or "M" + the attributes' JSON + "\n" + the data (JSON
+ * escapes every newline, so the first one ends the attributes). The data, often the bulk, is
+ * never JSON-encoded on either side — except data holding a NUL, which the engine's C strings
+ * would cut: it goes in as a fourth element of the JSON and comes out as "J" + JSON
+ * `[attributes, data]`.
  *
  * A batch (`batch(run, stop, inputs, ...datas)`, the worker pool's crossing) runs one compiled
- * transform on many messages in one entry: `inputs` is the JSON array of their `[attributes,
- * metadata]`, and the answer their outputs, each ending in a NUL (an error's text JSON-encoded
- * after its "E", so no output holds a raw NUL); with `stop` it ends after the first error. When
- * the host interrupts a batch (its deadline) `partial()` hands over the outputs made before.
+ * transform on many messages in one entry: `inputs` is the JSON array of their inputs, and the
+ * answer their outputs, each ending in a NUL (an error's text JSON-encoded after its "E", so no
+ * output holds a raw NUL); with `stop` it ends after the first error. When the host interrupts a
+ * batch (its deadline) `partial()` hands over the outputs made before.
  */
 export const DRIVER = String.raw`(function () {
   "use strict";
@@ -24,7 +27,7 @@ export const DRIVER = String.raw`(function () {
   const parse = JSON.parse, stringify = JSON.stringify, Fn = Function;
   const freeze = Object.freeze, getProto = Object.getPrototypeOf, ownKeys = Reflect.ownKeys;
   const getDesc = Object.getOwnPropertyDescriptor, keys = Object.keys, isArray = Array.isArray;
-  const ErrorCtor = Error, StringCtor = String, create = Object.create;
+  const ErrorCtor = Error, StringCtor = String;
   const seen = new Set();
   const todo = [G];
   while (todo.length > 0) {
@@ -50,24 +53,38 @@ export const DRIVER = String.raw`(function () {
       return "a thrown value that cannot be shown";
     }
   }
-  function shape(out) {
+  function shape(out, input) {
     if (out === null) return "N";
     if (typeof out !== "object") return "EThe function returned " + (out === undefined ? "undefined" : typeof out) + "; it must return null or an object with a string 'data'";
     const data = out.data;
     if (typeof data !== "string") return "EThe returned object's 'data' is " + (data === undefined ? "missing" : "a " + typeof data) + "; it must be a string";
     const attrs = out.attributes;
-    const clean = create(null);
+    // The attributes' JSON, each value read once (a getter cannot change it after its check).
+    let json = "{";
     if (attrs !== undefined && attrs !== null) {
       if (typeof attrs !== "object" || isArray(attrs)) return "EThe returned object's 'attributes' must be an object of strings";
-      for (const k of keys(attrs)) {
-        const v = attrs[k];
+      const ks = keys(attrs), vs = [];
+      let raw = "";
+      for (let i = 0; i < ks.length; i++) {
+        const k = ks[i], v = attrs[k];
         if (typeof v !== "string") return "EThe returned attribute " + stringify(k.slice(0, 64)) + " is a " + typeof v + "; attribute values must be strings";
-        clean[k] = v;
+        vs.push(v);
+        raw += k + v;
+        json += (i === 0 ? "\"" : ",\"") + k + "\":\"" + v + "\"";
+      }
+      if (ESCAPED.test(raw)) {
+        json = "{";
+        for (let i = 0; i < ks.length; i++) json += (i === 0 ? "" : ",") + stringify(ks[i]) + ":" + stringify(vs[i]);
       }
     }
-    if (data.indexOf("\u0000") >= 0) return "J" + stringify([clean, data]);
-    return "M" + stringify(clean) + "\n" + data;
+    json += "}";
+    // Strict equality compares contents: the same string or an equal one, the same bytes out.
+    if (data === input) return "K" + json;
+    if (data.indexOf("\u0000") >= 0) return "J[" + json + "," + stringify(data) + "]";
+    return "M" + json + "\n" + data;
   }
+  // What JSON.stringify escapes in a string (its cost, ≈ 0.5 µs a call here, only when needed).
+  const ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
   let done = [];
   const NUL = "\u0000";
   function batch(run, stop, inputs) {
@@ -95,7 +112,9 @@ export const DRIVER = String.raw`(function () {
       try {
         const args = typeof input === "string" ? parse(input) : input;
         const fn = factory();
-        return shape(fn({ data: args.length > 2 ? args[2] : data, attributes: args[0] }, args[1]));
+        // Data holding a NUL comes in the JSON and never keeps (the host's bytes are not its argument).
+        const whole = args.length > 3;
+        return shape(fn({ data: whole ? args[3] : data, attributes: args[0] }, args[1]), args[2] === 1 && !whole ? data : undefined);
       } catch (e) {
         return "E" + describe(e);
       }

@@ -6,6 +6,7 @@
  * deadline. One runtime and one context serve every transform: the driver freezes the realm, and
  * each call builds the user's closures afresh, so nothing passes between calls or transforms.
  */
+import { isUtf8 } from "node:buffer";
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 // Imported as a file so `bun build --compile` embeds it: the variant alone looks for the .wasm
 // beside its own script, which a single-file binary does not have.
@@ -32,14 +33,15 @@ const MEMORY_LIMIT = `The function exceeded the memory limit of ${SANDBOX_LIMITS
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const EMPTY = new Uint8Array(0);
-const [N, M, J] = [78, 77, 74]; // "N", "M", "J"
+const [N, M, J, K] = [78, 77, 74, 75]; // "N", "M", "J", "K"
 const NEWLINE = 10;
 
 /**
- * Strings in and out of the interpreter as UTF-8 bytes, straight through the wasm heap: the
- * library's newString/getString go through JavaScript strings (a decode and an encode per
- * message, and Emscripten's per-character copy), which cost more than the UDF itself. This uses
- * the library's internals (context.memory, context.ffi), pinned with its exact version.
+ * Strings into the interpreter as UTF-8 bytes, straight through the wasm heap (and the answers
+ * read out of it, below): the library's newString/getString go through JavaScript strings (a
+ * decode and an encode per message, and Emscripten's per-character copy), which cost more than
+ * the UDF itself. This uses the library's internals (context.memory, context.ffi), pinned with
+ * its exact version.
  */
 class HeapFull extends Error {}
 const HEAP_FULL = Symbol("heap full");
@@ -50,20 +52,6 @@ class Heap {
 
   constructor(context: QuickJSContext) {
     this.c = context;
-  }
-
-  /** A QuickJS string from UTF-8 bytes holding no NUL (invalid sequences become U+FFFD). */
-  newString(bytes: Uint8Array): QuickJSHandle {
-    const { module } = this.c.memory;
-    const ptr = module._malloc(bytes.length + 1);
-    if (!ptr) throw new HeapFull();
-    module.HEAPU8.set(bytes, ptr);
-    module.HEAPU8[ptr + bytes.length] = 0;
-    try {
-      return this.c.memory.heapValueHandle(this.c.ffi.QTS_NewString(this.c.ctx.value, ptr));
-    } finally {
-      module._free(ptr);
-    }
   }
 
   /** A QuickJS string from a host string without NULs (JSON text): encoded straight into the heap. */
@@ -79,16 +67,6 @@ class Heap {
     } finally {
       module._free(ptr);
     }
-  }
-
-  /** A string's UTF-8 bytes (copied out of the heap). */
-  getBytes(handle: QuickJSHandle): Uint8Array {
-    const { module } = this.c.memory;
-    const ptr = this.c.ffi.QTS_GetString(this.c.ctx.value, handle.value);
-    const heap: Uint8Array = module.HEAPU8;
-    const out = heap.slice(ptr, heap.indexOf(0, ptr));
-    this.c.ffi.QTS_FreeCString(this.c.ctx.value, ptr);
-    return out;
   }
 }
 
@@ -117,7 +95,7 @@ function notAFunctionBody(code: string): string | null {
   }
 }
 
-/** One message of a batch: its data, and the JSON of `[attributes, metadata]` (with the data third when it holds a NUL). */
+/** One message of a batch: its data, and its input to the driver (driver.ts) as JSON. */
 export interface BatchItem {
   data: Uint8Array;
   input: string;
@@ -135,10 +113,16 @@ export interface BatchUdf extends CompiledUdf {
 const BATCH_BYTES = 1 << 20;
 const BATCH_MESSAGES = 1000;
 
-/** The item's JSON input, with the data in it when it holds a NUL (the engine's C strings would cut it). */
-export function batchItem(data: Uint8Array, attributesAndMeta: string): BatchItem {
-  if (!data.includes(0)) return { data, input: attributesAndMeta };
-  return { data: EMPTY, input: `${attributesAndMeta.slice(0, -1)},${JSON.stringify(decoder.decode(data))}]` };
+/**
+ * A message as a batch item: `[attributes, metadata, keep]`, keep 1 when a result with the same
+ * data may hand back these very bytes (valid UTF-8 without NUL: the interpreter's string of them
+ * encodes back to them; other bytes come back as the interpreter encodes its string, U+FFFD for
+ * what was invalid); data holding a NUL goes fourth (the engine's C strings would cut it).
+ * `keepable` false never keeps (the outcome as before keep existed).
+ */
+export function batchItem(data: Uint8Array, attributes: string, meta: string, keepable = true): BatchItem {
+  if (!data.includes(0)) return { data, input: `[${attributes},${meta},${keepable && isUtf8(data) ? 1 : 0}]` };
+  return { data: EMPTY, input: `[${attributes},${meta},0,${JSON.stringify(decoder.decode(data))}]` };
 }
 
 export class QuickJsEngine implements TransformEngine {
@@ -179,39 +163,12 @@ export class QuickJsEngine implements TransformEngine {
     }
   }
 
+  /** One message: a batch of one (the same outcomes, error texts whole). */
   private call(run: QuickJSHandle, message: UdfMessage, metadata: UdfMetadata): UdfOutcome {
-    const ctx = this.context;
-    const nul = message.data.includes(0);
-    let data: QuickJSHandle | undefined;
-    let input: QuickJSHandle | undefined;
-    let out: QuickJSHandle | string;
-    try {
-      data = this.heap.newString(nul ? EMPTY : message.data);
-      input = this.heap.newText(JSON.stringify(nul ? [message.attributes, metadata, decoder.decode(message.data)] : [message.attributes, metadata]));
-      out = this.guarded(() => ctx.callFunction(run, ctx.undefined, data!, input!));
-    } catch (e) {
-      if (e instanceof HeapFull) return { ok: false, error: MEMORY_LIMIT };
-      throw e;
-    } finally {
-      data?.dispose();
-      input?.dispose();
-    }
-    if (typeof out === "string") return { ok: false, error: out };
-    const bytes = this.heap.getBytes(out);
-    out.dispose();
-    const tag = bytes[0];
-    if (tag === N) return { ok: true, message: null };
-    if (tag === M) {
-      // The attributes' JSON holds no raw newline, so the first one ends it; the rest is the data.
-      const nl = bytes.indexOf(NEWLINE);
-      return { ok: true, message: { data: bytes.subarray(nl + 1), attributes: copyAttributes(JSON.parse(decoder.decode(bytes.subarray(1, nl)))) } };
-    }
-    const text = decoder.decode(bytes.subarray(1));
-    if (tag === J) {
-      const [attrs, data] = JSON.parse(text) as [Record<string, string>, string];
-      return { ok: true, message: { data: encoder.encode(data), attributes: copyAttributes(attrs) } };
-    }
-    return { ok: false, error: text === "InternalError: out of memory" ? MEMORY_LIMIT : bounded(text) };
+    const [o] = this.batch(run, [batchItem(message.data, JSON.stringify(message.attributes), JSON.stringify(metadata))], true);
+    if (o.tag === "N") return { ok: true, message: null };
+    if (o.tag === "E") return { ok: false, error: o.error };
+    return { ok: true, message: { data: o.data, attributes: copyAttributes(JSON.parse(o.attributes)) } };
   }
 
   /**
@@ -288,14 +245,14 @@ export class QuickJsEngine implements TransformEngine {
       module._free(buf);
       input?.dispose();
     }
-    if (typeof result !== "string") return { outcomes: this.outcomes(result) };
+    if (typeof result !== "string") return { outcomes: this.outcomes(result, items, from) };
     const made = ctx.callFunction(this.partialFn, ctx.undefined);
-    const outcomes = made.error ? (made.error.dispose(), []) : this.outcomes(made.value);
+    const outcomes = made.error ? (made.error.dispose(), []) : this.outcomes(made.value, items, from);
     return { outcomes, escaped: result };
   }
 
-  /** A batch's answer (outputs each ending in a NUL) as outcomes; the handle is disposed. */
-  private outcomes(handle: QuickJSHandle): BatchOutcome[] {
+  /** A batch's answer (outputs each ending in a NUL, the first items[from]'s) as outcomes; the handle is disposed. */
+  private outcomes(handle: QuickJSHandle, items: readonly BatchItem[], from: number): BatchOutcome[] {
     const c = this.context as unknown as { ctx: { value: number }; ffi: Record<string, (...a: number[]) => number>; memory: { module: { HEAPU8: Uint8Array } } };
     const ptr = c.ffi.QTS_GetString(c.ctx.value, handle.value);
     handle.dispose();
@@ -306,16 +263,17 @@ export class QuickJsEngine implements TransformEngine {
     for (;;) {
       const end = heap.indexOf(0, at);
       if (end === at) break;
-      out.push(this.outcome(heap.subarray(at, end)));
+      out.push(this.outcome(heap.subarray(at, end), items[from + out.length]));
       at = end + 1;
     }
     c.ffi.QTS_FreeCString(c.ctx.value, ptr);
     return out;
   }
 
-  private outcome(bytes: Uint8Array): BatchOutcome {
+  private outcome(bytes: Uint8Array, item: BatchItem): BatchOutcome {
     const tag = bytes[0];
     if (tag === N) return { tag: "N" };
+    if (tag === K) return { tag: "M", attributes: decoder.decode(bytes.subarray(1)), data: item.data };
     if (tag === M) {
       const nl = bytes.indexOf(NEWLINE);
       return { tag: "M", attributes: decoder.decode(bytes.subarray(1, nl)), data: bytes.slice(nl + 1) };

@@ -9,7 +9,7 @@
  */
 import type { PooledChain, PoolInput, PoolOutcome, PoolStep, UdfPool } from "../core/stages/transform-engine.ts";
 import { copyAttributes } from "./quickjs-engine.ts";
-import { FAILED, FILTERED, MESSAGE, type FromWorker, type ToWorker } from "./udf-protocol.ts";
+import { FAILED, FILTERED, KEPT, MESSAGE, type FromWorker, type ToWorker } from "./udf-protocol.ts";
 import { workerEntryOf } from "../runtime/worker-entry.ts";
 
 /** Messages in one crossing at most (a Publish has ≤ 1,000); more wait for the next. */
@@ -143,8 +143,8 @@ export class WorkerPool implements UdfPool {
       jobs.push(next);
     }
     const groups = new Uint32Array(jobs.length);
-    const attributes: string[] = [];
-    const meta: string[] = [];
+    let attributes = "";
+    let meta = "";
     let bytes = 0;
     for (const j of jobs) for (const m of j.inputs) bytes += m.data.length;
     const data = new Uint8Array(bytes);
@@ -153,8 +153,9 @@ export class WorkerPool implements UdfPool {
     let i = 0;
     for (let g = 0; g < jobs.length; g++) {
       for (const m of jobs[g].inputs) {
-        attributes.push(JSON.stringify(m.attributes));
-        meta.push(JSON.stringify(m.meta));
+        const sep = i === 0 ? "" : "\n";
+        attributes += sep + JSON.stringify(m.attributes);
+        meta += sep + JSON.stringify(m.meta);
         data.set(m.data, at);
         ends[i++] = at += m.data.length;
       }
@@ -174,9 +175,11 @@ export class WorkerPool implements UdfPool {
   private answered(slot: Slot, r: FromWorker): void {
     const texts = JSON.parse(r.texts) as unknown[];
     const outs: Outcomes = new Array(r.kinds.length);
+    const inputs = slot.busy ? (slot.busy.jobs.length === 1 ? slot.busy.jobs[0].inputs : slot.busy.jobs.flatMap((j) => j.inputs)) : [];
     for (let i = 0, at = 0; i < outs.length; i++) {
       const k = r.kinds[i];
       if (k === MESSAGE) outs[i] = { kind: "message", data: new Uint8Array(r.data, at, r.ends[i] - at), attributes: copyAttributes(texts[i] as Record<string, string>) };
+      else if (k === KEPT) outs[i] = { kind: "message", data: inputs[i].data, attributes: copyAttributes(texts[i] as Record<string, string>) };
       else if (k === FILTERED) outs[i] = { kind: "filtered" };
       else if (k === FAILED) outs[i] = { kind: "failed", step: r.steps[i], error: texts[i] as string };
       else outs[i] = undefined;

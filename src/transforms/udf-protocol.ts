@@ -16,9 +16,12 @@ export type ToWorker =
       stop: boolean;
       /** Where each group of messages ends (the batches that cross together). */
       groups: Uint32Array;
-      /** Per message, the JSON of its attributes and of its metadata. */
-      attributes: string[];
-      meta: string[];
+      /**
+       * Per message, the JSON of its attributes and of its metadata, joined by newlines (JSON
+       * holds none raw): one string crosses, not one per message.
+       */
+      attributes: string;
+      meta: string;
       /** The messages' data one after another; ends[i] is where message i's ends. */
       data: ArrayBuffer;
       ends: Uint32Array;
@@ -28,14 +31,16 @@ export const NOT_RUN = 0;
 export const MESSAGE = 1;
 export const FILTERED = 2;
 export const FAILED = 3;
+/** A result whose data are its input's, byte for byte: they do not cross back (the pool has them). */
+export const KEPT = 4;
 
 export interface FromWorker {
   job: number;
-  /** Per message: NOT_RUN, MESSAGE, FILTERED or FAILED. */
+  /** Per message: NOT_RUN, MESSAGE, KEPT, FILTERED or FAILED. */
   kinds: Uint8Array;
   /** Per failed message, the step that failed. */
   steps: Uint8Array;
-  /** A JSON array: per message its attributes (MESSAGE), its error text (FAILED), or 0. */
+  /** A JSON array: per message its attributes (MESSAGE, KEPT), its error text (FAILED), or 0. */
   texts: string;
   /** The data of the MESSAGE results one after another; ends as above. */
   data: ArrayBuffer;

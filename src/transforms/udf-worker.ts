@@ -9,7 +9,7 @@ import { compressionStep } from "../core/stages/compression.ts";
 import type { PoolStep } from "../core/stages/transform-engine.ts";
 import { nodeCompression } from "./compression-codec.ts";
 import { batchItem, loadQuickJsEngine, type BatchUdf, type QuickJsEngine } from "./quickjs-engine.ts";
-import { FAILED, FILTERED, MESSAGE, NOT_RUN, type FromWorker, type ToWorker } from "./udf-protocol.ts";
+import { FAILED, FILTERED, KEPT, MESSAGE, NOT_RUN, type FromWorker, type ToWorker } from "./udf-protocol.ts";
 
 declare const self: Worker;
 
@@ -34,15 +34,18 @@ function compiled(chain: Chain, udfs: QuickJsEngine): (BatchUdf | string | null)
 }
 
 function run(m: Extract<ToWorker, { t: "run" }>): FromWorker {
-  const n = m.attributes.length;
+  const n = m.ends.length;
   const kinds = new Uint8Array(n).fill(MESSAGE);
   const steps = new Uint8Array(n);
-  const texts: string[] = m.attributes.slice();
+  const texts = n ? m.attributes.split("\n") : [];
+  const meta = n ? m.meta.split("\n") : [];
   const datas: Uint8Array[] = new Array(n);
   for (let i = 0, at = 0; i < n; i++) {
     datas[i] = new Uint8Array(m.data, at, m.ends[i] - at);
     at = m.ends[i];
   }
+  // A step that hands back a message's data unchanged (a UDF's "keep") hands back this very view.
+  const inputs = datas.slice();
   const chain = chains.get(m.id);
   // Per group, the messages past this one are not looked at (a Publish fails at its first failing message).
   const limits = Uint32Array.from(m.groups);
@@ -78,7 +81,7 @@ function run(m: Extract<ToWorker, { t: "run" }>): FromWorker {
           for (const i of live) fail(i, s, udf ?? "no compiled function");
           continue;
         }
-        const outs = udf.runBatch(live.map((i) => batchItem(datas[i], `[${texts[i]},${m.meta[i]}]`)), m.stop);
+        const outs = udf.runBatch(live.map((i) => batchItem(datas[i], texts[i], meta[i])), m.stop);
         for (let k = 0; k < outs.length; k++) {
           const i = live[k];
           const o = outs[k];
@@ -95,8 +98,9 @@ function run(m: Extract<ToWorker, { t: "run" }>): FromWorker {
   let bytes = 0;
   for (let i = 0; i < n; i++) {
     if (i > limits[groupOf[i]]) kinds[i] = NOT_RUN;
+    if (kinds[i] === MESSAGE && datas[i] === inputs[i]) kinds[i] = KEPT;
     if (kinds[i] === MESSAGE) bytes += datas[i].length;
-    else if (kinds[i] !== FAILED) texts[i] = "0";
+    else if (kinds[i] !== FAILED && kinds[i] !== KEPT) texts[i] = "0";
   }
   const data = new Uint8Array(bytes);
   const ends = new Uint32Array(n);
@@ -125,7 +129,7 @@ function handle(m: ToWorker): void {
     } catch (e) {
       // Never expected (every step's failure is the message's): the whole batch fails with it.
       const error = `The JavaScript engine failed: ${String(e).slice(0, 300)}`;
-      const n = m.attributes.length;
+      const n = m.ends.length;
       const texts = `[${new Array(n).fill(JSON.stringify(error)).join(",")}]`;
       self.postMessage({ job: m.job, kinds: new Uint8Array(n).fill(FAILED), steps: new Uint8Array(n), texts, data: new ArrayBuffer(0), ends: new Uint32Array(n) } satisfies FromWorker);
     }
