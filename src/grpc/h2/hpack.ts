@@ -6,7 +6,7 @@
  */
 import type hpackModule from "hpack.js";
 import { dict } from "../../core/safe-keys.ts";
-import type { FieldCheck } from "./fields.ts";
+import { FieldCheck } from "./fields.ts";
 
 export class CompressionError extends Error {}
 /** A block that decodes to far more than the header list limit (an HPACK bomb): not worth decoding on. */
@@ -14,6 +14,8 @@ export class HeaderBomb extends Error {}
 
 /** Decoded bytes of one block past which it is a bomb: a 1-byte index can name a 4 KiB entry. */
 const BOMB_FACTOR = 4;
+/** The longest block kept to be compared with the next (a copy: a view would hold its whole read chunk). */
+const MAX_REPEAT = 4096;
 
 // hpack.js (and the readable-stream it loads) is read with the first connection, not at start: ≈ 2–5 MiB of idle RSS.
 let hpack: typeof hpackModule | undefined;
@@ -53,6 +55,15 @@ export type Headers = Record<string, string>;
 
 export class HeaderDecoder {
   private readonly table: Table;
+  /**
+   * The last block that left the dynamic table as it found it, its fields and what the check
+   * made of them. The table has not changed since (a block that changes it clears this), so the
+   * same bytes decode to the same fields: a repeat costs a compare, not a decode. Streams opened
+   * and cancelled in a flood (rapid reset) repeat one block; so do clients that index every field.
+   */
+  private last: Buffer | null = null;
+  private lastFields: Headers | null = null;
+  private readonly lastCheck = new FieldCheck();
 
   constructor(
     tableSize: number,
@@ -68,8 +79,16 @@ export class HeaderDecoder {
    * its characters when it is a literal, its place and meaning always.
    * Throws CompressionError for a block that does not decode: the connection's table is then
    * lost, so the caller ends the connection; HeaderBomb past BOMB_FACTOR times the limit.
+   * The fields of a repeated block are the same object as the last time's: not to be changed.
    */
   decode(block: Buffer, check: FieldCheck): Headers | null {
+    const last = this.last;
+    if (last !== null && last.length === block.length && check.sameStart(this.lastCheck) && last.equals(block)) {
+      check.copyFrom(this.lastCheck);
+      return this.lastFields;
+    }
+    this.last = null;
+    let tableChanged = false;
     const d = lib().decoder.create() as Decoder;
     const table = this.table;
     const out = dict<string>();
@@ -91,6 +110,7 @@ export class HeaderDecoder {
               // A dynamic table size update: only at the start of a block (RFC 7541 §4.2).
               if (fields > 0) throw new CompressionError("table size update after a field");
               table.updateSize(d.decodeInt());
+              tableChanged = true;
               continue;
             }
             d.decodeBit();
@@ -110,7 +130,10 @@ export class HeaderDecoder {
           value = text(raw);
           // Characters are checked where strings enter; an indexed field was checked as it entered the table.
           check.literal(index === 0 ? name : null, value, incremental === 1);
-          if (incremental) table.add(name, value, nameSize, raw.length);
+          if (incremental) {
+            table.add(name, value, nameSize, raw.length);
+            tableChanged = true;
+          }
         }
         fields++;
         check.field(name, value);
@@ -122,7 +145,13 @@ export class HeaderDecoder {
       if (e instanceof HeaderBomb) throw e;
       throw new CompressionError(e instanceof Error ? e.message.slice(0, 100) : "bad header block");
     }
-    return size <= this.maxListSize ? out : null;
+    const fieldsOut = size <= this.maxListSize ? out : null;
+    if (!tableChanged && block.length <= MAX_REPEAT) {
+      this.last = Buffer.from(block);
+      this.lastFields = fieldsOut;
+      this.lastCheck.copyFrom(check);
+    }
+    return fieldsOut;
   }
 }
 
