@@ -9,6 +9,7 @@
 import { DEFAULT_WINDOW, FRAME_HEADER, Flag, H2Error, MAX_WINDOW, MAX_FRAME_SIZE, MIN_FRAME_SIZE, PREFACE_LENGTH, SETTINGS_ACK, Setting, Type, frameHeader, settingsFrame, wordsFrame, writeHeader } from "./frame.ts";
 import { CompressionError, HeaderBomb, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
 import { FieldCheck } from "./fields.ts";
+import { Budget } from "./budget.ts";
 import { H2Stream, type StreamOwner } from "./stream.ts";
 import { reportInternal } from "../../runtime/internal-errors.ts";
 
@@ -46,14 +47,23 @@ const MAX_CONTROL_BACKLOG = 1024 * 1024;
 /** HEADERS + CONTINUATIONs of one block: 16 full frames reach MAX_HEADER_BLOCK; empty ones (CVE-2024-27316) reach this. */
 const MAX_BLOCK_FRAMES = 64;
 /**
- * Attack budgets (docs/http2-attacks.md), each counted per connection and checked against the
- * clock only once spent, so the hot path pays an increment. Past one within its window the
- * connection ends with GOAWAY ENHANCE_YOUR_CALM.
+ * Attack budgets (docs/http2-attacks.md, budget.ts), each counted per connection. Past one within
+ * its window the connection ends with GOAWAY ENHANCE_YOUR_CALM.
  * Streams the client reset while open, or that we refused (rapid reset, CVE-2023-44487):
  * this many times the concurrent-stream limit per RESET_WINDOW_MS.
  */
 const RESETS_PER_LIMIT = 2;
 const RESET_WINDOW_MS = 10_000;
+/**
+ * Of those, the streams the client reset before we answered anything, within PREMATURE_MS of
+ * their HEADERS (the rapid reset itself: each costs a call's set-up and gives nothing back):
+ * this many per RESET_WINDOW_MS, plus one for each stream we answered to its end in that window.
+ * A client cancelling calls it waited on (a Pull past its deadline, a StreamingPull on close) is
+ * not counted; one that opens and cancels streams at once is cut off after 100, not 2,000: what
+ * it costs us is then mostly its connections, which cost it as much.
+ */
+const PREMATURE_RESETS = 100;
+const PREMATURE_MS = 10;
 /**
  * Frames that ask for work without moving a request on (PING, SETTINGS, WINDOW_UPDATE, PRIORITY,
  * empty DATA, unknown types): this many per FLOOD_WINDOW_MS, plus FLOOD_PER_DATA_FRAME per DATA
@@ -118,6 +128,8 @@ export class H2Connection implements StreamOwner {
   private unread: Buffer[] = [];
   private unreadBytes = 0;
   private turnEnds = 0;
+  /** When this read turn started: a stream's birth, for telling a premature reset. */
+  private turnStart = 0;
   /** A header block being continued: its stream, flags and parts. */
   private block: { stream: number; endStream: boolean; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
   private lastStreamId = 0;
@@ -138,13 +150,9 @@ export class H2Connection implements StreamOwner {
   private pumpAgain = false;
   private controlBacklog = 0;
   /** The attack budgets' counts and when their windows started. */
-  private resets = 0;
-  private readonly resetBudget: number;
-  private resetsSince = 0;
-  private floods = 0;
-  private floodsSince = 0;
-  private dataFramesSent = 0;
-  private dataFramesAtWindow = 0;
+  private readonly resets: Budget;
+  private readonly prematureResets: Budget;
+  private readonly floods: Budget;
   /** Bytes in the streams' send queues, and when DATA last went out (or the socket drained). */
   private unsent = 0;
   private progressAt: number;
@@ -163,8 +171,10 @@ export class H2Connection implements StreamOwner {
 
   constructor(private readonly o: ConnectionOptions) {
     this.decoder = new HeaderDecoder(4096, o.maxHeaderListSize);
-    this.resetBudget = RESETS_PER_LIMIT * o.maxConcurrentStreams;
-    this.resetsSince = this.floodsSince = this.progressAt = performance.now();
+    this.progressAt = performance.now();
+    this.resets = new Budget(RESETS_PER_LIMIT * o.maxConcurrentStreams, RESET_WINDOW_MS, this.progressAt);
+    this.prematureResets = new Budget(PREMATURE_RESETS, RESET_WINDOW_MS, this.progressAt);
+    this.floods = new Budget(FLOOD_FRAMES, FLOOD_WINDOW_MS, this.progressAt);
     this.recvWindow = o.window;
     this.queue(
       settingsFrame([
@@ -218,7 +228,8 @@ export class H2Connection implements StreamOwner {
 
   /** Parses chunks until they are done or the turn is: then the socket pauses and the rest waits for the next turn. */
   private turn(chunks: Buffer[], ms: number): void {
-    this.turnEnds = performance.now() + ms;
+    this.turnStart = performance.now();
+    this.turnEnds = this.turnStart + ms;
     try {
       for (let i = 0; i < chunks.length && !this.dead; i++) {
         const rest = this.parse(chunks[i]!);
@@ -480,6 +491,7 @@ export class H2Connection implements StreamOwner {
     if (malformed || (endStream && length > 0)) return this.resetId(id, H2Error.PROTOCOL_ERROR);
     const s = new H2Stream(id, this, this.peerInitialWindow, this.o.window);
     s.contentLength = length;
+    s.openedAt = this.turnStart;
     this.streams.set(id, s);
     if (headers) this.o.onStream(s, headers);
     else this.o.onOversized(s);
@@ -496,9 +508,11 @@ export class H2Connection implements StreamOwner {
   private peerReset(id: number): void {
     const s = this.streams.get(id);
     if (!s) return this.flooding();
+    const premature = !s.responded && this.turnStart - s.openedAt < PREMATURE_MS;
     s.remoteClosed = true;
     s.destroy();
     this.resetting();
+    if (premature && !this.prematureResets.spend()) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many streams cancelled before their answer.");
   }
 
   /** Whether the client ended or reset stream `id` lately; it is then forgotten, so one error answers it. */
@@ -574,21 +588,12 @@ export class H2Connection implements StreamOwner {
 
   /** A stream the client reset while open, or one we refused. */
   private resetting(): void {
-    if (++this.resets <= this.resetBudget) return;
-    const now = performance.now();
-    if (now - this.resetsSince < RESET_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many streams reset or refused.");
-    this.resetsSince = now;
-    this.resets = 0;
+    if (!this.resets.spend()) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many streams reset or refused.");
   }
 
   /** A frame that asks for work without moving a request on. */
   private flooding(): void {
-    if (++this.floods <= FLOOD_FRAMES + FLOOD_PER_DATA_FRAME * (this.dataFramesSent - this.dataFramesAtWindow)) return;
-    const now = performance.now();
-    if (now - this.floodsSince < FLOOD_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many control frames.");
-    this.floodsSince = now;
-    this.floods = 0;
-    this.dataFramesAtWindow = this.dataFramesSent;
+    if (!this.floods.spend()) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many control frames.");
   }
 
   held(bytes: number): void {
@@ -754,7 +759,7 @@ export class H2Connection implements StreamOwner {
       while (s.pendingBytes > 0 && s.sendWindow > 0 && this.sendWindow > 0 && !this.socketBlocked) {
         const n = Math.min(s.pendingBytes, s.sendWindow, this.sendWindow, this.peerMaxFrame);
         this.queue(frameHeader(n, Type.DATA, 0, s.id));
-        this.dataFramesSent++;
+        this.floods.earn(FLOOD_PER_DATA_FRAME);
         let left = n;
         while (left > 0) {
           const head = s.pending[0]!;
@@ -818,6 +823,8 @@ export class H2Connection implements StreamOwner {
   closed(s: H2Stream): void {
     this.streams.delete(s.id);
     this.sendQueue.delete(s);
+    // Answered to its end: a call, not an attack, so it makes room for a cancelled one.
+    if (s.localClosed && !s.resetSent) this.prematureResets.earn(1);
     if (s.resetSent) this.rememberClosed(-s.id);
     else if (s.remoteClosed) this.rememberClosed(s.id);
     if (this.goingAway && this.streams.size === 0) this.end();
