@@ -130,6 +130,12 @@ export class H2Connection implements StreamOwner {
   private turnEnds = 0;
   /** When this read turn started: a stream's birth, for telling a premature reset. */
   private turnStart = 0;
+  /**
+   * Streams opened and not yet handed to onStream: that waits for the turn's next TURN_CHECK
+   * boundary, or for a frame that needs its handler (its DATA, its trailers). One the client
+   * cancels meanwhile (rapid reset: HEADERS then RST_STREAM) never costs a call's set-up.
+   */
+  private unstarted: { s: H2Stream; headers: Headers | null; endStream: boolean }[] = [];
   /** A header block being continued: its stream, flags and parts. */
   private block: { stream: number; endStream: boolean; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
   private lastStreamId = 0;
@@ -233,6 +239,7 @@ export class H2Connection implements StreamOwner {
     try {
       for (let i = 0; i < chunks.length && !this.dead; i++) {
         const rest = this.parse(chunks[i]!);
+        this.startStreams();
         if (rest) {
           this.unread = [rest, ...chunks.slice(i + 1)];
           this.unreadBytes = this.unread.reduce((n, b) => n + b.length, 0);
@@ -302,7 +309,10 @@ export class H2Connection implements StreamOwner {
       if (left < FRAME_HEADER + length) break;
       this.frameAt(chunk, at, length);
       at += FRAME_HEADER + length;
-      if (frames % TURN_CHECK === 0 && yields && at < chunk.length && performance.now() > this.turnEnds) return chunk.subarray(at);
+      if (frames % TURN_CHECK !== 0) continue;
+      // The handlers' time counts in the turn's.
+      this.startStreams();
+      if (yields && at < chunk.length && performance.now() > this.turnEnds) return chunk.subarray(at);
     }
     if (at < chunk.length && !this.dead) {
       this.carry = [chunk.subarray(at)];
@@ -401,7 +411,7 @@ export class H2Connection implements StreamOwner {
     if (p.length > this.recvWindow) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "DATA past the connection's window.");
     this.recvWindow -= p.length;
     this.recvUnacked += p.length;
-    const s = this.streams.get(id);
+    const s = this.startedStream(id);
     if (!s || s.remoteClosed) {
       if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "DATA on an idle stream.");
       // A stream the client ended or reset is told STREAM_CLOSED (RFC 9113 §5.1), once; DATA on
@@ -467,7 +477,7 @@ export class H2Connection implements StreamOwner {
 
   /** A decoded header block; `malformed` (RFC 9113 §8.1.1) makes it a stream error, never a call. */
   private headerBlock(id: number, endStream: boolean, headers: Headers | null, malformed: boolean): void {
-    const existing = this.streams.get(id);
+    const existing = this.startedStream(id);
     if (existing) {
       // Trailers from the client: they must end the stream, and the client must not have ended it already.
       if (existing.remoteClosed) return this.reset(existing, H2Error.STREAM_CLOSED);
@@ -493,9 +503,30 @@ export class H2Connection implements StreamOwner {
     s.contentLength = length;
     s.openedAt = this.turnStart;
     this.streams.set(id, s);
-    if (headers) this.o.onStream(s, headers);
-    else this.o.onOversized(s);
-    if (endStream && !s.closed) s.endRemote();
+    s.started = false;
+    this.unstarted.push({ s, headers, endStream });
+  }
+
+  /** Hands the streams opened so far to their handlers, in order; those closed meanwhile are dropped. */
+  private startStreams(): void {
+    if (this.unstarted.length === 0) return;
+    const list = this.unstarted;
+    this.unstarted = [];
+    for (const { s, headers, endStream } of list) {
+      s.started = true;
+      if (s.closed) continue;
+      if (headers) this.o.onStream(s, headers);
+      else this.o.onOversized(s);
+      if (endStream && !s.closed) s.endRemote();
+    }
+  }
+
+  /** Stream `id` if open, started first (with those opened before it) when a frame is for its handler. */
+  private startedStream(id: number): H2Stream | undefined {
+    const s = this.streams.get(id);
+    if (!s || s.started) return s;
+    this.startStreams();
+    return this.streams.get(id);
   }
 
   /** The client's END_STREAM: a request shorter than its content-length is malformed. */
@@ -873,6 +904,7 @@ export class H2Connection implements StreamOwner {
     this.carry = [];
     this.unread = [];
     this.unreadBytes = 0;
+    this.unstarted = [];
     this.block = null;
     for (const s of [...this.streams.values()]) s.destroy();
     this.pingAcked();
