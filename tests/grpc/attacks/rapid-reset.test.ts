@@ -12,7 +12,7 @@ import { v1 } from "@google-cloud/pubsub";
 import * as grpc from "@grpc/grpc-js";
 import * as net from "node:net";
 import { PROJECT, unique } from "../../helpers/emulator.ts";
-import { Peer, T, frame, goawayCode, requestBlock, u32 } from "../../helpers/h2-peer.ts";
+import { Peer, T, frame, goawayCode, grpcMessage, requestBlock, u32, varint } from "../../helpers/h2-peer.ts";
 import { flood, underAttack, sharedTarget, expectUnharmed } from "./harness.ts";
 
 const ATTEMPTS = 100_000;
@@ -78,6 +78,28 @@ test("streams cancelled after they waited are not premature: 1,800 cancelled in 
     peer.send(Buffer.concat(ids.map((id) => frame(T.RST_STREAM, 0, id, u32(CANCEL)))));
   }
   await expectKept(peer, "kept-it!");
+  peer.destroy();
+}, 30_000);
+
+test("Pulls cancelled by their client after 20 ms, before any answer, over and over, keep the connection", async () => {
+  const PULLS = 3 * PREMATURE;
+  const subscription = `projects/${PROJECT}/subscriptions/${unique("cancelled-pull")}`;
+  await t.subscriber.createSubscription({ name: subscription, topic: t.topic });
+  const name = Buffer.from(subscription);
+  // A Pull with no grpc-timeout: the server waits, and only the client's cancel ends it.
+  const pull = frame(T.DATA, 1, 0, grpcMessage(Buffer.concat([Buffer.from([0x0a, ...varint(name.length)]), name, Buffer.from([0x18, 1])])));
+  const headers = requestBlock("/google.pubsub.v1.Subscriber/Pull");
+  const peer = new Peer(t.port);
+  for (let i = 0; i < PULLS && !peer.closed; i++) {
+    const id = 1 + 2 * i;
+    pull.writeUInt32BE(id, 5);
+    peer.send(frame(T.HEADERS, 4, id, headers), pull);
+    await Bun.sleep(20);
+    peer.send(frame(T.RST_STREAM, 0, id, u32(CANCEL)));
+  }
+  await expectKept(peer, "pulled!!");
+  // Each was cancelled unanswered.
+  expect(peer.frames.filter((x) => x.type === T.HEADERS).length).toBe(0);
   peer.destroy();
 }, 30_000);
 
