@@ -103,6 +103,9 @@ const PONGS_PER_BUFFER = 256;
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
 
+/** A frame's 24-bit length (readUIntBE is a native call per frame). */
+const lengthAt = (b: Buffer, at: number) => (b[at]! << 16) | (b[at + 1]! << 8) | b[at + 2]!;
+
 class ConnectionError extends Error {
   constructor(
     readonly code: number,
@@ -286,7 +289,7 @@ export class H2Connection implements StreamOwner {
         if (this.carryBytes < FRAME_HEADER) return null;
         this.carry = [Buffer.concat(this.carry, this.carryBytes)];
       }
-      const length = this.carry[0]!.readUIntBE(0, 3);
+      const length = lengthAt(this.carry[0]!, 0);
       this.checkLength(length);
       const total = FRAME_HEADER + length;
       const take = Math.min(total - this.carryBytes, chunk.length - at);
@@ -304,7 +307,7 @@ export class H2Connection implements StreamOwner {
     for (let frames = 1; !this.dead; frames++) {
       const left = chunk.length - at;
       if (left < FRAME_HEADER) break;
-      const length = chunk.readUIntBE(at, 3);
+      const length = lengthAt(chunk, at);
       this.checkLength(length);
       if (left < FRAME_HEADER + length) break;
       this.frameAt(chunk, at, length);
@@ -326,6 +329,8 @@ export class H2Connection implements StreamOwner {
     const id = buf.readUInt32BE(at + 5) & 0x7fffffff;
     // A well-formed PING, the cheapest frame to flood with, is answered from the chunk: no view of it is made.
     if (type === Type.PING && length === 8 && id === 0 && !this.block) return this.ping(buf[at + 4]!, buf, at + FRAME_HEADER);
+    // Nor of a RST_STREAM (half the frames of a rapid reset): its error code is not acted on.
+    if (type === Type.RST_STREAM && !this.block) return this.rstStream(id, length);
     this.frame(type, buf[at + 4]!, id, buf.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
   }
 
@@ -350,10 +355,7 @@ export class H2Connection implements StreamOwner {
         if ((p.readUInt32BE(0) & 0x7fffffff) === id) return this.resetStream(id, H2Error.PROTOCOL_ERROR);
         return this.flooding();
       case Type.RST_STREAM:
-        if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
-        if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
-        if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
-        return this.peerReset(id);
+        return this.rstStream(id, p.length);
       case Type.SETTINGS:
         return this.settings(flags, id, p);
       case Type.PUSH_PROMISE:
@@ -533,6 +535,13 @@ export class H2Connection implements StreamOwner {
   private endRemote(s: H2Stream): void {
     if (s.contentLength >= 0 && s.received !== s.contentLength) return this.reset(s, H2Error.PROTOCOL_ERROR);
     s.endRemote();
+  }
+
+  private rstStream(id: number, length: number): void {
+    if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
+    if (length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
+    if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
+    this.peerReset(id);
   }
 
   /** The client's RST_STREAM: the stream closes, and the client may send nothing more on it. */
