@@ -59,10 +59,10 @@ const RESET_WINDOW_MS = 10_000;
  * their HEADERS (the rapid reset itself: each costs a call's set-up and gives nothing back):
  * this many per RESET_WINDOW_MS, plus one for each stream we answered to its end in that window.
  * A client cancelling calls it waited on (a Pull past its deadline, a StreamingPull on close) is
- * not counted; one that opens and cancels streams at once is cut off after 100, not 2,000: what
+ * not counted; one that opens and cancels streams at once is cut off after 200, not 2,000: what
  * it costs us is then mostly its connections, which cost it as much.
  */
-const PREMATURE_RESETS = 100;
+const PREMATURE_RESETS = 200;
 const PREMATURE_MS = 10;
 /**
  * Frames that ask for work without moving a request on (PING, SETTINGS, WINDOW_UPDATE, PRIORITY,
