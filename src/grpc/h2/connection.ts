@@ -9,6 +9,7 @@
 import { DEFAULT_WINDOW, FRAME_HEADER, Flag, H2Error, MAX_WINDOW, MAX_FRAME_SIZE, MIN_FRAME_SIZE, PREFACE_LENGTH, SETTINGS_ACK, Setting, Type, frameHeader, settingsFrame, wordsFrame, writeHeader } from "./frame.ts";
 import { CompressionError, HeaderBomb, HeaderDecoder, encodeHeaders, type Headers } from "./hpack.ts";
 import { FieldCheck } from "./fields.ts";
+import { Budget } from "./budget.ts";
 import { H2Stream, type StreamOwner } from "./stream.ts";
 import { reportInternal } from "../../runtime/internal-errors.ts";
 
@@ -46,14 +47,23 @@ const MAX_CONTROL_BACKLOG = 1024 * 1024;
 /** HEADERS + CONTINUATIONs of one block: 16 full frames reach MAX_HEADER_BLOCK; empty ones (CVE-2024-27316) reach this. */
 const MAX_BLOCK_FRAMES = 64;
 /**
- * Attack budgets (docs/http2-attacks.md), each counted per connection and checked against the
- * clock only once spent, so the hot path pays an increment. Past one within its window the
- * connection ends with GOAWAY ENHANCE_YOUR_CALM.
+ * Attack budgets (docs/http2-attacks.md, budget.ts), each counted per connection. Past one within
+ * its window the connection ends with GOAWAY ENHANCE_YOUR_CALM.
  * Streams the client reset while open, or that we refused (rapid reset, CVE-2023-44487):
  * this many times the concurrent-stream limit per RESET_WINDOW_MS.
  */
 const RESETS_PER_LIMIT = 2;
 const RESET_WINDOW_MS = 10_000;
+/**
+ * Of those, the streams the client reset before we answered anything, within PREMATURE_MS of
+ * their HEADERS (the rapid reset itself: each costs a call's set-up and gives nothing back):
+ * this many per RESET_WINDOW_MS, plus one for each stream we answered to its end in that window.
+ * A client cancelling calls it waited on (a Pull past its deadline, a StreamingPull on close) is
+ * not counted; one that opens and cancels streams at once is cut off after 200, not 2,000: what
+ * it costs us is then mostly its connections, which cost it as much.
+ */
+const PREMATURE_RESETS = 200;
+const PREMATURE_MS = 10;
 /**
  * Frames that ask for work without moving a request on (PING, SETTINGS, WINDOW_UPDATE, PRIORITY,
  * empty DATA, unknown types): this many per FLOOD_WINDOW_MS, plus FLOOD_PER_DATA_FRAME per DATA
@@ -93,6 +103,9 @@ const PONGS_PER_BUFFER = 256;
 const SCRATCH = 1024 * 1024;
 const scratch = Buffer.allocUnsafeSlow(SCRATCH);
 
+/** A frame's 24-bit length (readUIntBE is a native call per frame). */
+const lengthAt = (b: Buffer, at: number) => (b[at]! << 16) | (b[at + 1]! << 8) | b[at + 2]!;
+
 class ConnectionError extends Error {
   constructor(
     readonly code: number,
@@ -118,6 +131,14 @@ export class H2Connection implements StreamOwner {
   private unread: Buffer[] = [];
   private unreadBytes = 0;
   private turnEnds = 0;
+  /** When this read turn started: a stream's birth, for telling a premature reset. */
+  private turnStart = 0;
+  /**
+   * Streams opened and not yet handed to onStream: that waits for the turn's next TURN_CHECK
+   * boundary, or for a frame that needs its handler (its DATA, its trailers). One the client
+   * cancels meanwhile (rapid reset: HEADERS then RST_STREAM) never costs a call's set-up.
+   */
+  private unstarted: { s: H2Stream; headers: Headers | null; endStream: boolean }[] = [];
   /** A header block being continued: its stream, flags and parts. */
   private block: { stream: number; endStream: boolean; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number } | null = null;
   private lastStreamId = 0;
@@ -138,13 +159,9 @@ export class H2Connection implements StreamOwner {
   private pumpAgain = false;
   private controlBacklog = 0;
   /** The attack budgets' counts and when their windows started. */
-  private resets = 0;
-  private readonly resetBudget: number;
-  private resetsSince = 0;
-  private floods = 0;
-  private floodsSince = 0;
-  private dataFramesSent = 0;
-  private dataFramesAtWindow = 0;
+  private readonly resets: Budget;
+  private readonly prematureResets: Budget;
+  private readonly floods: Budget;
   /** Bytes in the streams' send queues, and when DATA last went out (or the socket drained). */
   private unsent = 0;
   private progressAt: number;
@@ -163,8 +180,10 @@ export class H2Connection implements StreamOwner {
 
   constructor(private readonly o: ConnectionOptions) {
     this.decoder = new HeaderDecoder(4096, o.maxHeaderListSize);
-    this.resetBudget = RESETS_PER_LIMIT * o.maxConcurrentStreams;
-    this.resetsSince = this.floodsSince = this.progressAt = performance.now();
+    this.progressAt = performance.now();
+    this.resets = new Budget(RESETS_PER_LIMIT * o.maxConcurrentStreams, RESET_WINDOW_MS, this.progressAt);
+    this.prematureResets = new Budget(PREMATURE_RESETS, RESET_WINDOW_MS, this.progressAt);
+    this.floods = new Budget(FLOOD_FRAMES, FLOOD_WINDOW_MS, this.progressAt);
     this.recvWindow = o.window;
     this.queue(
       settingsFrame([
@@ -218,10 +237,12 @@ export class H2Connection implements StreamOwner {
 
   /** Parses chunks until they are done or the turn is: then the socket pauses and the rest waits for the next turn. */
   private turn(chunks: Buffer[], ms: number): void {
-    this.turnEnds = performance.now() + ms;
+    this.turnStart = performance.now();
+    this.turnEnds = this.turnStart + ms;
     try {
       for (let i = 0; i < chunks.length && !this.dead; i++) {
         const rest = this.parse(chunks[i]!);
+        this.startStreams();
         if (rest) {
           this.unread = [rest, ...chunks.slice(i + 1)];
           this.unreadBytes = this.unread.reduce((n, b) => n + b.length, 0);
@@ -268,7 +289,7 @@ export class H2Connection implements StreamOwner {
         if (this.carryBytes < FRAME_HEADER) return null;
         this.carry = [Buffer.concat(this.carry, this.carryBytes)];
       }
-      const length = this.carry[0]!.readUIntBE(0, 3);
+      const length = lengthAt(this.carry[0]!, 0);
       this.checkLength(length);
       const total = FRAME_HEADER + length;
       const take = Math.min(total - this.carryBytes, chunk.length - at);
@@ -286,12 +307,15 @@ export class H2Connection implements StreamOwner {
     for (let frames = 1; !this.dead; frames++) {
       const left = chunk.length - at;
       if (left < FRAME_HEADER) break;
-      const length = chunk.readUIntBE(at, 3);
+      const length = lengthAt(chunk, at);
       this.checkLength(length);
       if (left < FRAME_HEADER + length) break;
       this.frameAt(chunk, at, length);
       at += FRAME_HEADER + length;
-      if (frames % TURN_CHECK === 0 && yields && at < chunk.length && performance.now() > this.turnEnds) return chunk.subarray(at);
+      if (frames % TURN_CHECK !== 0) continue;
+      // The handlers' time counts in the turn's.
+      this.startStreams();
+      if (yields && at < chunk.length && performance.now() > this.turnEnds) return chunk.subarray(at);
     }
     if (at < chunk.length && !this.dead) {
       this.carry = [chunk.subarray(at)];
@@ -305,6 +329,8 @@ export class H2Connection implements StreamOwner {
     const id = buf.readUInt32BE(at + 5) & 0x7fffffff;
     // A well-formed PING, the cheapest frame to flood with, is answered from the chunk: no view of it is made.
     if (type === Type.PING && length === 8 && id === 0 && !this.block) return this.ping(buf[at + 4]!, buf, at + FRAME_HEADER);
+    // Nor of a RST_STREAM (half the frames of a rapid reset): its error code is not acted on.
+    if (type === Type.RST_STREAM && !this.block) return this.rstStream(id, length);
     this.frame(type, buf[at + 4]!, id, buf.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
   }
 
@@ -329,10 +355,7 @@ export class H2Connection implements StreamOwner {
         if ((p.readUInt32BE(0) & 0x7fffffff) === id) return this.resetStream(id, H2Error.PROTOCOL_ERROR);
         return this.flooding();
       case Type.RST_STREAM:
-        if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
-        if (p.length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
-        if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
-        return this.peerReset(id);
+        return this.rstStream(id, p.length);
       case Type.SETTINGS:
         return this.settings(flags, id, p);
       case Type.PUSH_PROMISE:
@@ -390,7 +413,7 @@ export class H2Connection implements StreamOwner {
     if (p.length > this.recvWindow) throw new ConnectionError(H2Error.FLOW_CONTROL_ERROR, "DATA past the connection's window.");
     this.recvWindow -= p.length;
     this.recvUnacked += p.length;
-    const s = this.streams.get(id);
+    const s = this.startedStream(id);
     if (!s || s.remoteClosed) {
       if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "DATA on an idle stream.");
       // A stream the client ended or reset is told STREAM_CLOSED (RFC 9113 §5.1), once; DATA on
@@ -456,7 +479,7 @@ export class H2Connection implements StreamOwner {
 
   /** A decoded header block; `malformed` (RFC 9113 §8.1.1) makes it a stream error, never a call. */
   private headerBlock(id: number, endStream: boolean, headers: Headers | null, malformed: boolean): void {
-    const existing = this.streams.get(id);
+    const existing = this.startedStream(id);
     if (existing) {
       // Trailers from the client: they must end the stream, and the client must not have ended it already.
       if (existing.remoteClosed) return this.reset(existing, H2Error.STREAM_CLOSED);
@@ -480,10 +503,32 @@ export class H2Connection implements StreamOwner {
     if (malformed || (endStream && length > 0)) return this.resetId(id, H2Error.PROTOCOL_ERROR);
     const s = new H2Stream(id, this, this.peerInitialWindow, this.o.window);
     s.contentLength = length;
+    s.openedAt = this.turnStart;
     this.streams.set(id, s);
-    if (headers) this.o.onStream(s, headers);
-    else this.o.onOversized(s);
-    if (endStream && !s.closed) s.endRemote();
+    s.started = false;
+    this.unstarted.push({ s, headers, endStream });
+  }
+
+  /** Hands the streams opened so far to their handlers, in order; those closed meanwhile are dropped. */
+  private startStreams(): void {
+    if (this.unstarted.length === 0) return;
+    const list = this.unstarted;
+    this.unstarted = [];
+    for (const { s, headers, endStream } of list) {
+      s.started = true;
+      if (s.closed) continue;
+      if (headers) this.o.onStream(s, headers);
+      else this.o.onOversized(s);
+      if (endStream && !s.closed) s.endRemote();
+    }
+  }
+
+  /** Stream `id` if open, started first (with those opened before it) when a frame is for its handler. */
+  private startedStream(id: number): H2Stream | undefined {
+    const s = this.streams.get(id);
+    if (!s || s.started) return s;
+    this.startStreams();
+    return this.streams.get(id);
   }
 
   /** The client's END_STREAM: a request shorter than its content-length is malformed. */
@@ -492,13 +537,22 @@ export class H2Connection implements StreamOwner {
     s.endRemote();
   }
 
+  private rstStream(id: number, length: number): void {
+    if (id === 0) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0.");
+    if (length !== 4) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes.");
+    if (id > this.lastStreamId) throw new ConnectionError(H2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream.");
+    this.peerReset(id);
+  }
+
   /** The client's RST_STREAM: the stream closes, and the client may send nothing more on it. */
   private peerReset(id: number): void {
     const s = this.streams.get(id);
     if (!s) return this.flooding();
+    const premature = !s.responded && this.turnStart - s.openedAt < PREMATURE_MS;
     s.remoteClosed = true;
     s.destroy();
     this.resetting();
+    if (premature && !this.prematureResets.spend()) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many streams cancelled before their answer.");
   }
 
   /** Whether the client ended or reset stream `id` lately; it is then forgotten, so one error answers it. */
@@ -574,21 +628,12 @@ export class H2Connection implements StreamOwner {
 
   /** A stream the client reset while open, or one we refused. */
   private resetting(): void {
-    if (++this.resets <= this.resetBudget) return;
-    const now = performance.now();
-    if (now - this.resetsSince < RESET_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many streams reset or refused.");
-    this.resetsSince = now;
-    this.resets = 0;
+    if (!this.resets.spend()) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many streams reset or refused.");
   }
 
   /** A frame that asks for work without moving a request on. */
   private flooding(): void {
-    if (++this.floods <= FLOOD_FRAMES + FLOOD_PER_DATA_FRAME * (this.dataFramesSent - this.dataFramesAtWindow)) return;
-    const now = performance.now();
-    if (now - this.floodsSince < FLOOD_WINDOW_MS) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many control frames.");
-    this.floodsSince = now;
-    this.floods = 0;
-    this.dataFramesAtWindow = this.dataFramesSent;
+    if (!this.floods.spend()) throw new ConnectionError(H2Error.ENHANCE_YOUR_CALM, "Too many control frames.");
   }
 
   held(bytes: number): void {
@@ -754,7 +799,7 @@ export class H2Connection implements StreamOwner {
       while (s.pendingBytes > 0 && s.sendWindow > 0 && this.sendWindow > 0 && !this.socketBlocked) {
         const n = Math.min(s.pendingBytes, s.sendWindow, this.sendWindow, this.peerMaxFrame);
         this.queue(frameHeader(n, Type.DATA, 0, s.id));
-        this.dataFramesSent++;
+        this.floods.earn(FLOOD_PER_DATA_FRAME);
         let left = n;
         while (left > 0) {
           const head = s.pending[0]!;
@@ -818,6 +863,8 @@ export class H2Connection implements StreamOwner {
   closed(s: H2Stream): void {
     this.streams.delete(s.id);
     this.sendQueue.delete(s);
+    // Answered to its end: a call, not an attack, so it makes room for a cancelled one.
+    if (s.localClosed && !s.resetSent) this.prematureResets.earn(1);
     if (s.resetSent) this.rememberClosed(-s.id);
     else if (s.remoteClosed) this.rememberClosed(s.id);
     if (this.goingAway && this.streams.size === 0) this.end();
@@ -866,6 +913,7 @@ export class H2Connection implements StreamOwner {
     this.carry = [];
     this.unread = [];
     this.unreadBytes = 0;
+    this.unstarted = [];
     this.block = null;
     for (const s of [...this.streams.values()]) s.destroy();
     this.pingAcked();

@@ -36,6 +36,22 @@ export class FieldCheck {
   /** A field with forbidden characters went into the HPACK table: the connection has to end. */
   poisoned = false;
 
+  /** Whether `other` was started for the same kind of block (a request's headers, or trailers). */
+  sameStart(other: FieldCheck): boolean {
+    return this.trailers === other.trailers;
+  }
+
+  /** Takes `other`'s state: the fields it saw, as if they went through this one too. */
+  copyFrom(other: FieldCheck): void {
+    this.seen = other.seen;
+    this.regular = other.regular;
+    this.trailers = other.trailers;
+    this.connect = other.connect;
+    this.contentLength = other.contentLength;
+    this.error = other.error;
+    this.poisoned = other.poisoned;
+  }
+
   start(trailers: boolean): void {
     this.seen = 0;
     this.regular = false;

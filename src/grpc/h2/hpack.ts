@@ -5,7 +5,7 @@
  * never touch the peer's dynamic table: a few fixed fields per response, no state.
  */
 import { dict } from "../../core/safe-keys.ts";
-import type { FieldCheck } from "./fields.ts";
+import { FieldCheck } from "./fields.ts";
 import { BlockReader, CompressionError } from "./hpack-reader.ts";
 import { HeaderTable } from "./hpack-table.ts";
 
@@ -15,11 +15,22 @@ export class HeaderBomb extends Error {}
 
 /** Decoded bytes of one block past which it is a bomb: a 1-byte index can name a 4 KiB entry. */
 const BOMB_FACTOR = 4;
+/** The longest block kept to be compared with the next (a copy: a view would hold its whole read chunk). */
+const MAX_REPEAT = 4096;
 
 export type Headers = Record<string, string>;
 
 export class HeaderDecoder {
   private readonly table: HeaderTable;
+  /**
+   * The last block that left the dynamic table as it found it, its fields and what the check
+   * made of them. The table has not changed since (a block that changes it clears this), so the
+   * same bytes decode to the same fields: a repeat costs a compare, not a decode. Streams opened
+   * and cancelled in a flood (rapid reset) repeat one block; so do clients that index every field.
+   */
+  private last: Buffer | null = null;
+  private lastFields: Headers | null = null;
+  private readonly lastCheck = new FieldCheck();
 
   constructor(
     tableSize: number,
@@ -35,8 +46,16 @@ export class HeaderDecoder {
    * its characters when it is a literal, its place and meaning always.
    * Throws CompressionError for a block that does not decode: the connection's table is then
    * lost, so the caller ends the connection; HeaderBomb past BOMB_FACTOR times the limit.
+   * The fields of a repeated block are the same object as the last time's: not to be changed.
    */
   decode(block: Buffer, check: FieldCheck): Headers | null {
+    const last = this.last;
+    if (last !== null && last.length === block.length && check.sameStart(this.lastCheck) && last.equals(block)) {
+      check.copyFrom(this.lastCheck);
+      return this.lastFields;
+    }
+    this.last = null;
+    let tableChanged = false;
     const r = new BlockReader(block);
     const table = this.table;
     const out = dict<string>();
@@ -58,11 +77,15 @@ export class HeaderDecoder {
           value = r.str();
           // Characters are checked where strings enter; an indexed field was checked as it entered the table.
           check.literal(index === 0 ? name : null, value, incremental);
-          if (incremental) table.add(name, value);
+          if (incremental) {
+            table.add(name, value);
+            tableChanged = true;
+          }
         } else {
           // A dynamic table size update (§6.3): only at the start of a block (§4.2).
           if (fields > 0) throw new CompressionError("table size update after a field");
           table.updateSize(r.int(5));
+          tableChanged = true;
           continue;
         }
         fields++;
@@ -75,7 +98,13 @@ export class HeaderDecoder {
       if (e instanceof HeaderBomb) throw e;
       throw new CompressionError(e instanceof Error ? e.message.slice(0, 100) : "bad header block");
     }
-    return size <= this.maxListSize ? out : null;
+    const fieldsOut = size <= this.maxListSize ? out : null;
+    if (!tableChanged && block.length <= MAX_REPEAT) {
+      this.last = Buffer.from(block);
+      this.lastFields = fieldsOut;
+      this.lastCheck.copyFrom(check);
+    }
+    return fieldsOut;
   }
 }
 

@@ -41,6 +41,10 @@ export class H2Stream extends EventEmitter implements CallStream {
   /** The request's content-length (-1: none) and the DATA bytes received, compared as they come. */
   contentLength = -1;
   received = 0;
+  /** Handed to its handler (the connection holds a new stream back for a few frames: connection.ts). */
+  started = true;
+  /** When its HEADERS were read (the connection's clock), to tell a premature reset. */
+  openedAt = 0;
   /** Closed by our RST_STREAM: frames the client had in flight are not its fault. */
   resetSent = false;
   /** end() was called: once pending is sent, 'wantTrailers' asks for the trailers that end it. */
@@ -64,6 +68,11 @@ export class H2Stream extends EventEmitter implements CallStream {
   /** Its connection, which PINGs after a Publish's answer (call/answer-gate.ts). */
   get pinger(): Pinger {
     return this.owner;
+  }
+
+  /** Whether the response's headers went out. */
+  get responded(): boolean {
+    return this.headersSent;
   }
 
   get destroyed(): boolean {
