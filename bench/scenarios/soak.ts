@@ -3,7 +3,7 @@
 // official client; a StreamingPull subscriber acking everything; a second subscription read by
 // unary Pull with acks and nacks, snapshot seeks every 30 s; resource churn every 5 s
 // (bench/lib/soak-traffic.ts). Every interval (60 s; shorter runs: an eighth of the run, at least
-// 10 s) a row: server RSS, JS heap, open fds, WAL size (--stores data-dir), messages, e2e p50/p99.
+// 10 s) a row: server RSS, JS heap, open fds, WAL + message body files (--stores data-dir), messages, e2e p50/p99.
 // Drift = median of the last quarter's rows against the first quarter's. Pass: RSS drift < 10 %,
 // p99 drift < 20 %, nothing lost, no errors.
 import { Flow, uniqueName } from "../lib/flow.ts";
@@ -12,7 +12,7 @@ import { payloadFn } from "../lib/payload.ts";
 import { row, type Ctx, type Row } from "../lib/report.ts";
 import { Latencies, median, sleep } from "../lib/stats.ts";
 import { SideTraffic } from "../lib/soak-traffic.ts";
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export const about = "mixed traffic for --duration s; per-minute RSS/heap/fds/WAL/p99; drift last vs first quarter";
@@ -35,7 +35,7 @@ export function drift(rows: Interval[], f: (r: Interval) => number | null): numb
 const fix = (v: number | null, d = 1) => (v == null ? "-" : v.toFixed(d));
 
 export function intervalTable(rows: Interval[]): string {
-  const head = ["min", "published", "streamed", "pulled", "RSS MB", "heap MB", "fds", "WAL MB", "p50 ms", "p99 ms", "pull p99", "errors"];
+  const head = ["min", "published", "streamed", "pulled", "RSS MB", "heap MB", "fds", "WAL+bodies MB", "p50 ms", "p99 ms", "pull p99", "errors"];
   const body = rows.map((r) => [fix(r.min, 1), String(r.published), String(r.streamed), String(r.pulled), fix(r.rssMB), fix(r.heapMB), r.fds == null ? "-" : String(r.fds),
     fix(r.walMB), fix(r.p50, 2), fix(r.p99, 2), fix(r.pullP99, 1), String(r.errors)]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
@@ -47,7 +47,16 @@ export async function run(ctx: Ctx): Promise<Row[]> {
   const rate = ctx.ceiling ? Math.max(1, Math.round(ctx.ceiling * 0.5)) : 1000;
   const everyMs = Math.min(60_000, Math.max(10_000, (seconds * 1000) / 8));
   const wal = ctx.dataDir ? join(ctx.dataDir, "pubsub-emulator.sqlite-wal") : null;
-  const walMB = () => { if (!wal) return null; try { return statSync(wal).size / 2 ** 20; } catch { return 0; } };
+  // The WAL and the message body segments (src/persistence/bodies.ts): what grows with traffic.
+  const walMB = () => {
+    if (!wal || !ctx.dataDir) return null;
+    let bytes = 0;
+    for (const f of readdirSync(ctx.dataDir)) {
+      if (f !== "pubsub-emulator.sqlite-wal" && !f.startsWith("pubsub-emulator.body.")) continue;
+      try { bytes += statSync(join(ctx.dataDir, f)).size; } catch {}
+    }
+    return bytes / 2 ** 20;
+  };
   const flow = await Flow.create({ target: ctx.target, name: uniqueName("soak"), subs: 1,
     subscriber: { flowControl: { maxMessages: 10_000 }, batching: { maxMilliseconds: 10 } } });
   const side = await SideTraffic.start(ctx.target, flow);

@@ -5,6 +5,7 @@
  * WAL's size so the event loop can let the WAL start over (see checkpointer.ts).
  */
 import { Database } from "bun:sqlite";
+import { closeSync, fsyncSync, openSync } from "node:fs";
 
 declare const self: Worker;
 
@@ -15,16 +16,35 @@ const SHORT_TAIL_FRAMES = 1_000;
 
 const passive = (db: Database) => db.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0] as [number, number, number];
 
-type Message = { type: "open"; file: string; closed: SharedArrayBuffer } | { type: "dirty" } | { type: "close" };
+type Message = { type: "open"; file: string; closed: SharedArrayBuffer } | { type: "dirty"; bodies?: string } | { type: "close" };
 
 let db: Database | null = null;
 let closed: Int32Array | null = null;
 let timer: ReturnType<typeof setTimeout> | null = null;
+let bodies: string | undefined;
+
+/**
+ * The body segment's appends reach the disk before the WAL frames pointing at them do (the
+ * checkpoint syncs the WAL), so a power loss leaves rows with their bodies as often as SQLite
+ * alone would; a segment replaced meanwhile was synced when it was closed.
+ */
+function syncBodies(): void {
+  if (!bodies) return;
+  try {
+    const fd = openSync(bodies, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {}
+}
 
 function checkpoint(): void {
   timer = null;
   try {
     if (!db) throw new Error("the worker's connection is not open");
+    syncBodies();
     let [, frames] = passive(db);
     // A long WAL: pass again while the writer added many frames during the last pass, so that
     // what the event loop has left to copy when it lets the WAL start over is small.
@@ -45,6 +65,7 @@ self.onmessage = (event: MessageEvent<Message>) => {
     closed = new Int32Array(m.closed);
     db = new Database(m.file);
   } else if (m.type === "dirty") {
+    bodies = m.bodies;
     timer ??= setTimeout(checkpoint, DELAY_MS);
   } else if (m.type === "close") {
     if (timer) clearTimeout(timer);

@@ -39,11 +39,11 @@ export class Checkpointer {
     this.worker.postMessage({ type: "open", file, closed: this.closedFlag.buffer });
   }
 
-  /** A commit wrote to the WAL. */
-  dirty(): void {
+  /** A commit wrote to the WAL (and maybe to `bodies`, the current body segment, synced first). */
+  dirty(bodies?: string): void {
     if (this.pending || this.failed) return;
     this.pending = true;
-    this.worker.postMessage({ type: "dirty" });
+    this.worker.postMessage({ type: "dirty", bodies });
   }
 
   /** Without the worker, SQLite checkpoints on the event loop again, every 1,000 pages. */

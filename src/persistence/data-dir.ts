@@ -22,6 +22,8 @@ export interface OpenedDataDir {
   /** Holds the lock on the data dir until closed. */
   lock: Database;
   file: string;
+  /** The data dir, absolute. */
+  dir: string;
 }
 
 /** Opens the data dir's database, migrated to SCHEMA_VERSION, for this process alone. */
@@ -47,7 +49,7 @@ export function openDataDir(dir: string): OpenedDataDir {
     db.run("PRAGMA busy_timeout = 10000");
     db.run("PRAGMA journal_size_limit = 67108864");
     migrate(db);
-    return { db, lock, file };
+    return { db, lock, file, dir: abs };
   } catch (e) {
     db?.close();
     lock.close();

@@ -15,6 +15,8 @@ import { statSync } from "node:fs";
 import { PubSubError } from "../core/errors.ts";
 import { log } from "../runtime/log.ts";
 
+const DAMAGED = "The data dir is damaged: start the emulator on a copy made before, or on a fresh one.";
+
 /** How often a faulted store lets one operation try the disk again. */
 const PROBE_MS = 1000;
 
@@ -26,11 +28,16 @@ interface Fault {
   refused: number;
 }
 
-/** An SQLite error code (SQLITE_FULL, SQLITE_IOERR_WRITE…) that means the disk failed us, or null. */
+/**
+ * An SQLite error code (SQLITE_FULL, SQLITE_IOERR_WRITE…) or a system one from a body segment's
+ * write (ENOSPC, EIO…) that means the disk failed us, or null.
+ */
 function diskCode(e: unknown): string | null {
   const code = String((e as { code?: unknown })?.code ?? "");
-  return /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/.test(code) ? code : null;
+  return /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)|^E(NOSPC|DQUOT|IO|ROFS|ACCES|PERM|NOENT|BADF|NOTDIR|FBIG)$/.test(code) ? code : null;
 }
+
+const isFull = (code: string) => code === "SQLITE_FULL" || code === "ENOSPC" || code === "EDQUOT";
 
 export class DiskFaults {
   private fault: Fault | null = null;
@@ -42,6 +49,8 @@ export class DiskFaults {
   constructor(
     private readonly dir: string,
     private readonly file: string,
+    /** Why another file the store writes (a body segment) can no longer be trusted, or null. */
+    private readonly damage: () => string | null = () => null,
     private readonly now: () => number = () => performance.now(),
   ) {
     const st = statSync(file);
@@ -92,11 +101,13 @@ export class DiskFaults {
     try {
       st = statSync(this.file);
     } catch {}
-    if (!st || st.ino !== this.ino) return this.vanished(!st ? "is gone" : "was replaced by another file", "Restart the emulator to use the data dir again.");
+    if (!st || st.ino !== this.ino) return this.vanished(`database ${this.file}`, !st ? "is gone" : "was replaced by another file", "Restart the emulator to use the data dir again.");
     if (st.size < this.size) {
-      return this.vanished(`was cut short (${st.size} bytes, ${this.size} before)`, "The data dir is damaged: start the emulator on a copy made before, or on a fresh one.");
+      return this.vanished(`database ${this.file}`, `was cut short (${st.size} bytes, ${this.size} before)`, DAMAGED);
     }
     this.size = st.size;
+    const damage = this.damage();
+    if (damage) this.vanished("message body file", damage, DAMAGED);
   }
 
   /**
@@ -109,7 +120,7 @@ export class DiskFaults {
     if (!code) return e;
     const cause = `${code}: ${(e as Error).message}`;
     const error =
-      code === "SQLITE_FULL"
+      isFull(code)
         ? new PubSubError("RESOURCE_EXHAUSTED", `The emulator's data dir ${this.dir} is full (${cause}); nothing of this request was stored. Free space on its file system: the emulator takes writes again by itself.`)
         : new PubSubError("UNAVAILABLE", `The emulator cannot write its data dir ${this.dir} (${cause}); nothing of this request was stored. It tries again every ${PROBE_MS / 1000} s; check the disk and the directory.`);
     if (!this.fault) log.error(`data dir ${this.dir}: a write failed (${cause}); operations that write are refused with ${error.code} until one succeeds (tried again every ${PROBE_MS / 1000} s). Nothing acknowledged before is lost.`);
@@ -117,8 +128,8 @@ export class DiskFaults {
     return error;
   }
 
-  private vanished(how: string, advice: string): void {
-    const msg = `The emulator's database ${this.file} ${how} while it ran (the data dir was removed, replaced or truncated by something else); nothing more can be stored, so writes are refused. Messages acknowledged before are still in the emulator's memory but will not survive a restart.`;
+  private vanished(what: string, how: string, advice: string): void {
+    const msg = `The emulator's ${what} ${how} while it ran (the data dir was removed, replaced or truncated by something else); nothing more can be stored, so writes are refused. Messages acknowledged before are still in the emulator's memory but will not survive a restart.`;
     log.error(`${msg} ${advice}`);
     this.fault = { error: new PubSubError("UNAVAILABLE", msg), recoverable: false, since: this.now(), refused: 0 };
   }

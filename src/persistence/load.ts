@@ -6,6 +6,8 @@
 import type { Database } from "bun:sqlite";
 import type { SubscriptionResource, TopicResource } from "../core/resources.ts";
 import { HeldMessage } from "../core/store/memory-store.ts";
+import { log } from "../runtime/log.ts";
+import type { Bodies } from "./bodies.ts";
 import type { EntryState, PolicyRecord, SchemaRecord, SnapshotRecord, StoreContents } from "../core/store/store.ts";
 
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
@@ -19,15 +21,19 @@ export interface Loaded {
   logs: Map<string, HeldMessage[]>;
   /** Every stored message by seq (the store counts its holders after loading). */
   messages: Map<number, HeldMessage>;
-  /** Rows left out because what they point at is gone (0 unless the file was edited). */
+  /** Rows left out because what they point at is gone or damaged (0 unless a file was edited or lost). */
   dangling: number;
+  /** Message rows per body segment. */
+  live: Map<number, number>;
+  /** Rows whose body is damaged (left out; to be deleted), with their segment. */
+  damaged: { seq: number; body: number }[];
   nextSeq: number;
   epoch: number;
 }
 
 type Row = unknown[];
 
-export function load(db: Database): Loaded {
+export function load(db: Database, bodies: Bodies): Loaded {
   const topicIds = new Map<string, number>();
   const topicById = new Map<number, string>();
   const topics: TopicResource[] = [];
@@ -41,19 +47,23 @@ export function load(db: Database): Loaded {
   const logs = new Map<string, HeldMessage[]>();
   let dangling = 0;
   let lastSeq = 0;
-  const rows = db.query("SELECT seq, data, attributes, ordering_key, publish_time, size, log_topic FROM messages ORDER BY seq");
-  for (const [seq, data, attrs, key, time, size, logTopic] of rows.values() as Row[]) {
+  const rows = db.query("SELECT seq, data, attributes, ordering_key, publish_time, size, log_topic, body, body_at FROM messages ORDER BY seq").values() as Row[];
+  const { live, damaged } = readBodies(rows, bodies);
+  for (const [seq, data, attrs, key, time, size, logTopic, body] of rows) {
+    lastSeq = seq as number;
+    if (data === null) continue; // its body is damaged
     const attributes = attrs === null ? NO_ATTRIBUTES : JSON.parse(attrs as string);
     const m = new HeldMessage(seq as number, data as Uint8Array, attributes, key as string, time as number, size as number);
+    if (body !== null) m.body = body as number;
     messages.set(m.seq, m);
-    lastSeq = m.seq;
     if (logTopic === null) continue;
     const topic = topicById.get(logTopic as number);
     if (topic === undefined) continue;
-    let log = logs.get(topic);
-    if (!log) logs.set(topic, (log = []));
-    log.push(m);
+    let q = logs.get(topic);
+    if (!q) logs.set(topic, (q = []));
+    q.push(m);
   }
+  dangling += damaged.length;
 
   const subIds = new Map<string, number>();
   const subscriptions: StoreContents["subscriptions"] = [];
@@ -101,6 +111,8 @@ export function load(db: Database): Loaded {
     logs,
     messages,
     dangling,
+    live,
+    damaged,
     nextSeq: Math.max(meta.get("next_seq") ?? 1, lastSeq + 1),
     epoch: meta.get("epoch") ?? 0,
   };
@@ -111,4 +123,30 @@ export function packSeqs(msgs: readonly { seq: number }[]): Uint8Array {
   const out = new Float64Array(msgs.length);
   for (let i = 0; i < msgs.length; i++) out[i] = msgs[i].seq;
   return new Uint8Array(out.buffer);
+}
+
+/**
+ * Fills in the data of rows whose body is in a segment file (row[1], the data, replaced; null when
+ * the body is missing, cut short or fails its checksum: that message is left out, never half-read).
+ */
+function readBodies(rows: Row[], bodies: Bodies): { live: Map<number, number>; damaged: Loaded["damaged"] } {
+  const bySeg = new Map<number, Row[]>();
+  for (const r of rows) {
+    if (r[7] === null) continue;
+    let list = bySeg.get(r[7] as number);
+    if (!list) bySeg.set(r[7] as number, (list = []));
+    list.push(r);
+  }
+  const live = new Map<number, number>();
+  const damaged: Loaded["damaged"] = [];
+  for (const [seg, list] of bySeg) {
+    live.set(seg, list.length);
+    const data = bodies.readSegment(seg, list.map((r) => r[8] as number));
+    for (let i = 0; i < list.length; i++) {
+      list[i][1] = data[i];
+      if (data[i] === null) damaged.push({ seq: list[i][0] as number, body: seg });
+    }
+  }
+  if (damaged.length) log.warn(`${damaged.length} stored messages were left out: their bodies in ${bodies.dir} are missing or damaged`);
+  return { live, damaged };
 }

@@ -36,6 +36,9 @@ export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE schemas (name TEXT PRIMARY KEY, revisions TEXT NOT NULL) WITHOUT ROWID;
    -- policy: version, bindings and audit configs as JSON; the etag beside it as bytes.
    CREATE TABLE policies (resource TEXT PRIMARY KEY, policy TEXT NOT NULL, etag BLOB NOT NULL) WITHOUT ROWID;`,
+  // 3: a message's data in a body segment file (bodies.ts) when body is set, data then empty.
+  `ALTER TABLE messages ADD COLUMN body INTEGER;
+   ALTER TABLE messages ADD COLUMN body_at INTEGER;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,7 @@ import type { Policy } from "../core/iam.ts";
 import type { Clock } from "../core/clock.ts";
 import type { HeldMemory } from "../core/store/held-memory.ts";
 import type { EntryState, SnapshotRecord, Store, StoreContents, StoredRevision } from "../core/store/store.ts";
+import { Bodies, SEGMENT_BYTES } from "./bodies.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { DiskFaults } from "./disk-faults.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
@@ -24,6 +25,8 @@ import { noStatements, prepare, type Statements } from "./statements.ts";
  * restart ids go on from the end of the block (ids only ever grow; gaps are fine).
  */
 const SEQ_BLOCK = 100_000;
+
+const EMPTY = new Uint8Array(0);
 
 const isEmpty = (o: Readonly<Record<string, string>>) => {
   for (const _ in o) return false;
@@ -40,6 +43,9 @@ export class SqliteStore implements Store, HeldMemory {
   private lock: Database;
   private checkpointer: Checkpointer | null = null;
   private faults: DiskFaults;
+  private bodies: Bodies;
+  /** Messages whose body segment the open transaction changed, each with the one before. */
+  private bodyUndo: (HeldMessage | number)[] = [];
   private q: Statements;
   private inTransaction = false;
   /** The stored next_seq: no id at or above it was handed out, so a restart starts there. */
@@ -56,12 +62,13 @@ export class SqliteStore implements Store, HeldMemory {
   /**
    * Opens (or creates) the data dir and reads everything it keeps; throws DataDirError when it
    * cannot. Checkpoints run in a worker thread (the server), or inline in SQLite's own way every
-   * 1,000 pages (`checkpointWorker: false`: tests that open hundreds of stores).
+   * 1,000 pages (`checkpointWorker: false`: tests that open hundreds of stores). `segmentBytes`:
+   * where a body segment is closed (bodies.ts; smaller in tests).
    */
-  static open(dir: string, { checkpointWorker = true } = {}): SqliteStore {
+  static open(dir: string, { checkpointWorker = true, segmentBytes = SEGMENT_BYTES } = {}): SqliteStore {
     const opened = openDataDir(dir);
     try {
-      return new SqliteStore(opened, dir, checkpointWorker);
+      return new SqliteStore(opened, dir, checkpointWorker, segmentBytes);
     } catch (e) {
       opened.db.close();
       opened.lock.close();
@@ -69,13 +76,15 @@ export class SqliteStore implements Store, HeldMemory {
     }
   }
 
-  private constructor(opened: OpenedDataDir, dir: string, checkpointWorker: boolean) {
+  private constructor(opened: OpenedDataDir, dir: string, checkpointWorker: boolean, segmentBytes: number) {
     const db = (this.db = opened.db);
     this.lock = opened.lock;
     this.dir = dir;
     this.file = opened.file;
-    this.faults = new DiskFaults(dir, opened.file);
-    const l = load(db);
+    const bodies = (this.bodies = new Bodies(opened.dir, segmentBytes));
+    this.faults = new DiskFaults(dir, opened.file, () => bodies.damage());
+    const l = load(db, bodies);
+    bodies.start(l.live);
     this.q = prepare(db);
     this.topicIds = l.topicIds;
     this.subIds = l.subIds;
@@ -87,7 +96,11 @@ export class SqliteStore implements Store, HeldMemory {
     this.transaction(() => {
       this.q.setMeta.run(epoch, "epoch");
       // Rows nothing holds (an entry pointing nowhere was dropped): no longer needed.
-      for (const m of l.messages.values()) if (m.refs === 0) this.q.delMsg.run(m.seq);
+      for (const m of l.messages.values()) if (m.refs === 0) this.dropMessage(m);
+      for (const { seq, body } of l.damaged) {
+        this.q.delMsg.run(seq);
+        if (body >= 0) bodies.release(body);
+      }
     });
     if (checkpointWorker) {
       db.run("PRAGMA wal_autocheckpoint = 0");
@@ -109,6 +122,7 @@ export class SqliteStore implements Store, HeldMemory {
     for (const st of Object.values(this.q)) st.finalize();
     this.q = noStatements();
     this.db.close(true);
+    this.bodies.close();
     this.lock.close();
   }
 
@@ -154,14 +168,21 @@ export class SqliteStore implements Store, HeldMemory {
     try {
       this.q.begin.run();
       const out = fn();
+      this.bodies.write();
       this.q.commit.run();
+      this.bodies.committed();
+      this.bodyUndo.length = 0;
       this.faults.committed();
-      this.checkpointer?.dirty();
+      this.checkpointer?.dirty(this.bodies.current);
       return out;
     } catch (e) {
       try {
         if (this.db.inTransaction) this.q.rollback.run();
       } catch {}
+      this.bodies.rolledBack();
+      const u = this.bodyUndo;
+      for (let i = 0; i < u.length; i += 2) (u[i] as HeldMessage).body = u[i + 1] as number;
+      this.bodyUndo.length = 0;
       throw this.faults.failed(e);
     } finally {
       this.inTransaction = false;
@@ -198,7 +219,7 @@ export class SqliteStore implements Store, HeldMemory {
       if (id === undefined) return;
       this.q.delTopic.run(id);
       this.q.unlogTopic.run(id);
-      for (const m of logged) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
+      for (const m of logged) if ((m as HeldMessage).refs === 1) this.dropMessage(m as HeldMessage);
     });
     this.topicIds.delete(name);
     this.mem.deleteTopic(name);
@@ -239,7 +260,7 @@ export class SqliteStore implements Store, HeldMemory {
     if (!s) return;
     this.transaction(() => {
       this.q.delSnapshot.run(name);
-      for (const m of s.backlog) if ((m as HeldMessage).refs === 1) this.q.delMsg.run(m.seq);
+      for (const m of s.backlog) if ((m as HeldMessage).refs === 1) this.dropMessage(m as HeldMessage);
     });
     this.mem.deleteSnapshot(name);
   }
@@ -297,7 +318,7 @@ export class SqliteStore implements Store, HeldMemory {
     if (dropped.length) {
       this.transaction(() => {
         for (const m of dropped) {
-          if ((m as HeldMessage).refs === 0) this.q.delMsg.run(m.seq);
+          if ((m as HeldMessage).refs === 0) this.dropMessage(m as HeldMessage);
           else this.q.unlogMsg.run(m.seq);
         }
       });
@@ -346,11 +367,10 @@ export class SqliteStore implements Store, HeldMemory {
     const id = this.subId(sub);
     this.transaction(() => {
       const del = this.q.delEntry;
-      const delMsg = this.q.delMsg;
       for (let i = 0; i < entries.length; i++) {
         const m = entries[i].msg as HeldMessage;
         del.run(id, m.seq);
-        if (m.refs === 1) delMsg.run(m.seq);
+        if (m.refs === 1) this.dropMessage(m as HeldMessage);
       }
     });
     this.mem.removeEntries(sub, entries);
@@ -364,6 +384,20 @@ export class SqliteStore implements Store, HeldMemory {
 
   private insertMessage(m: StoredMessage, logTopic: number | null): void {
     const attrs = isEmpty(m.attributes) ? null : JSON.stringify(m.attributes);
-    this.q.insMsg.run(m.seq, m.data, attrs, m.orderingKey, m.publishTime, m.size, logTopic);
+    if (m.data.length === 0) return void this.q.insMsg.run(m.seq, EMPTY, attrs, m.orderingKey, m.publishTime, m.size, logTopic, null, null);
+    const [seg, at] = this.bodies.append(m.data);
+    this.bodyUndo.push(m as HeldMessage, (m as HeldMessage).body);
+    (m as HeldMessage).body = seg;
+    this.q.insMsg.run(m.seq, EMPTY, attrs, m.orderingKey, m.publishTime, m.size, logTopic, seg, at);
+  }
+
+  /** Deletes a message's row; its body segment loses a reference. */
+  private dropMessage(m: HeldMessage): void {
+    this.q.delMsg.run(m.seq);
+    if (m.body >= 0) {
+      this.bodies.release(m.body);
+      this.bodyUndo.push(m, m.body);
+      m.body = -1;
+    }
   }
 }

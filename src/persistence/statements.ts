@@ -21,7 +21,7 @@ const SQL = {
   delSchema: "DELETE FROM schemas WHERE name = ?",
   putPolicy: "INSERT INTO policies (resource, policy, etag) VALUES (?, ?, ?) ON CONFLICT (resource) DO UPDATE SET policy = excluded.policy, etag = excluded.etag",
   delPolicy: "DELETE FROM policies WHERE resource = ?",
-  insMsg: "INSERT INTO messages (seq, data, attributes, ordering_key, publish_time, size, log_topic) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  insMsg: "INSERT INTO messages (seq, data, attributes, ordering_key, publish_time, size, log_topic, body, body_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   delMsg: "DELETE FROM messages WHERE seq = ?",
   unlogMsg: "UPDATE messages SET log_topic = NULL WHERE seq = ?",
   unlogTopic: "UPDATE messages SET log_topic = NULL WHERE log_topic = ?",

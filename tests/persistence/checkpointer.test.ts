@@ -27,7 +27,9 @@ test("the worker checkpoints what the event loop commits; a clean close leaves n
   const topic = makeTopic(broker);
   makeSub(broker, topic);
   const before = statSync(file).size;
-  for (let i = 0; i < 20; i++) broker.topics.publish(topic, Array.from({ length: 100 }, () => ({ data: new Uint8Array(1000).fill(i) })));
+  // Attributes stay in the rows (bodies go to their segment files): 1 KB of them each.
+  const attributes = { pad: "x".repeat(1000) };
+  for (let i = 0; i < 20; i++) broker.topics.publish(topic, Array.from({ length: 100 }, () => ({ data: new Uint8Array(1000).fill(i), attributes })));
   // The event loop never checkpoints (wal_autocheckpoint = 0): only the worker grows the file.
   await waitFor(() => statSync(file).size > before + 1_000_000, 10_000, "the worker's checkpoint");
   store.close();

@@ -142,7 +142,7 @@ test("a data dir of schema version 1 upgrades in place; its topics on schemas (n
   const check = new Database(join(dir, DB_FILE), { readonly: true });
   expect(check.query("PRAGMA user_version").get()).toEqual({ user_version: SCHEMA_VERSION });
   check.close();
-  expect(SCHEMA_VERSION).toBe(2);
+  expect(SCHEMA_VERSION).toBe(3);
 });
 
 test("a compiled Protocol Buffer schema (two files) survives a restart: its bytes, and the topic checking against it", () => {

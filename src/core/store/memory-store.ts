@@ -23,6 +23,8 @@ export class HeldMessage implements StoredMessage, ViewHolder {
   refs = 0;
   /** While its data are a view into its request (held-views.ts). */
   views: ViewGroup | null = null;
+  /** The body segment a durable store keeps its data in (persistence/bodies.ts), or -1. */
+  body = -1;
 
   constructor(
     readonly seq: number,
