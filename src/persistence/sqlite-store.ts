@@ -17,7 +17,7 @@ import { Checkpointer } from "./checkpointer.ts";
 import { DiskFaults } from "./disk-faults.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
-import { noStatements, prepare, type Statements } from "./statements.ts";
+import { noStatements, prepare, prepareWide, type Statements, type WideStatements } from "./statements.ts";
 
 
 /**
@@ -47,6 +47,7 @@ export class SqliteStore implements Store, HeldMemory {
   /** Messages whose body segment the open transaction changed, each with the one before. */
   private bodyUndo: (HeldMessage | number)[] = [];
   private q: Statements;
+  private w: WideStatements | null;
   private inTransaction = false;
   /** The stored next_seq: no id at or above it was handed out, so a restart starts there. */
   private reservedSeq = 1;
@@ -86,6 +87,7 @@ export class SqliteStore implements Store, HeldMemory {
     const l = load(db, bodies);
     bodies.start(l.live);
     this.q = prepare(db);
+    this.w = prepareWide(db);
     this.topicIds = l.topicIds;
     this.subIds = l.subIds;
     this.mem = new MemoryStore((this.reservedSeq = l.nextSeq));
@@ -120,7 +122,9 @@ export class SqliteStore implements Store, HeldMemory {
     this.checkpointer?.close();
     // A statement left unfinalized would keep the connection, and so its lock, alive.
     for (const st of Object.values(this.q)) st.finalize();
+    for (const st of Object.values(this.w ?? {})) st.finalize();
     this.q = noStatements();
+    this.w = null;
     this.db.close(true);
     this.bodies.close();
     this.lock.close();
@@ -331,12 +335,13 @@ export class SqliteStore implements Store, HeldMemory {
   addEntries(sub: string, msgs: readonly StoredMessage[]): void {
     const id = this.subId(sub);
     this.transaction(() => {
-      const ins = this.q.insEntry;
+      const seqs = new Array<number>(msgs.length);
       for (let i = 0; i < msgs.length; i++) {
         const m = msgs[i];
         if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
-        ins.run(id, m.seq);
+        seqs[i] = m.seq;
       }
+      this.w?.insEntries.run([id], seqs);
     });
     this.mem.addEntries(sub, msgs);
   }
@@ -348,8 +353,16 @@ export class SqliteStore implements Store, HeldMemory {
     const id = this.subId(sub);
     try {
       this.transaction(() => {
-        const set = this.q.setAttempts;
-        for (let i = 0; i < deliveries.length; i++) set.run(deliveries[i].deliveryAttempt, id, deliveries[i].message.seq);
+        // Runs of equal counts (a first delivery: all 1) are one statement per 64.
+        const seqs: number[] = [];
+        for (let i = 0; i < deliveries.length; i++) {
+          const n = deliveries[i].deliveryAttempt;
+          seqs.push(deliveries[i].message.seq);
+          if (i + 1 === deliveries.length || deliveries[i + 1].deliveryAttempt !== n) {
+            this.w?.setAttempts.run([n, id], seqs);
+            seqs.length = 0;
+          }
+        }
       });
     } catch (e) {
       if (!this.faults.faulted) throw e;
@@ -366,12 +379,15 @@ export class SqliteStore implements Store, HeldMemory {
   removeEntries(sub: string, entries: readonly EntryState[]): void {
     const id = this.subId(sub);
     this.transaction(() => {
-      const del = this.q.delEntry;
+      const seqs = new Array<number>(entries.length);
+      const gone: number[] = [];
       for (let i = 0; i < entries.length; i++) {
         const m = entries[i].msg as HeldMessage;
-        del.run(id, m.seq);
-        if (m.refs === 1) this.dropMessage(m as HeldMessage);
+        seqs[i] = m.seq;
+        if (m.refs === 1) gone.push(this.releaseBody(m));
       }
+      this.w?.delEntries.run([id], seqs);
+      if (gone.length) this.w?.delMsgs.run([], gone);
     });
     this.mem.removeEntries(sub, entries);
   }
@@ -393,11 +409,16 @@ export class SqliteStore implements Store, HeldMemory {
 
   /** Deletes a message's row; its body segment loses a reference. */
   private dropMessage(m: HeldMessage): void {
-    this.q.delMsg.run(m.seq);
+    this.q.delMsg.run(this.releaseBody(m));
+  }
+
+  /** Its body segment loses a reference (the caller deletes its row); returns its seq. */
+  private releaseBody(m: HeldMessage): number {
     if (m.body >= 0) {
       this.bodies.release(m.body);
       this.bodyUndo.push(m, m.body);
       m.body = -1;
     }
+    return m.seq;
   }
 }

@@ -25,10 +25,7 @@ const SQL = {
   delMsg: "DELETE FROM messages WHERE seq = ?",
   unlogMsg: "UPDATE messages SET log_topic = NULL WHERE seq = ?",
   unlogTopic: "UPDATE messages SET log_topic = NULL WHERE log_topic = ?",
-  insEntry: "INSERT INTO entries (sub, seq, attempts, acked) VALUES (?, ?, 0, 0)",
-  setAttempts: "UPDATE entries SET attempts = ? WHERE sub = ? AND seq = ?",
   setAcked: "UPDATE entries SET acked = ? WHERE sub = ? AND seq = ?",
-  delEntry: "DELETE FROM entries WHERE sub = ? AND seq = ?",
 } as const;
 
 export type Statements = { [K in keyof typeof SQL]: Statement };
@@ -41,3 +38,48 @@ export function noStatements(): Statements {
   const none = { run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as Statement;
   return Object.fromEntries(Object.keys(SQL).map((k) => [k, none])) as Statements;
 }
+
+/**
+ * One statement over many seqs: `width` of them bound at once after `keys` leading values (a
+ * subscription id…), the rest one by one. A statement's run costs about what its row does, so a
+ * 1,000-message ack is 16 runs instead of 1,000.
+ */
+export class Wide {
+  private full: Statement;
+  private single: Statement;
+  private args: number[];
+
+  constructor(db: Database, sql: (seqs: string[]) => string, private readonly keys: number, private readonly width = 64) {
+    const at = (n: number) => Array.from({ length: n }, (_, i) => `?${keys + i + 1}`);
+    this.full = db.prepare(sql(at(width)));
+    this.single = db.prepare(sql(at(1)));
+    this.args = new Array<number>(keys + width);
+  }
+
+  run(key: readonly number[], seqs: ArrayLike<number>): void {
+    const { keys, width, args } = this;
+    for (let k = 0; k < keys; k++) args[k] = key[k];
+    const n = seqs.length;
+    let i = 0;
+    for (; i + width <= n; i += width) {
+      for (let j = 0; j < width; j++) args[keys + j] = seqs[i + j];
+      this.full.run(...args);
+    }
+    for (; i < n; i++) this.single.run(...key, seqs[i]);
+  }
+
+  finalize(): void {
+    this.full.finalize();
+    this.single.finalize();
+  }
+}
+
+/** The Wide statements the store runs per message. */
+export const prepareWide = (db: Database) => ({
+  insEntries: new Wide(db, (s) => `INSERT INTO entries (sub, seq, attempts, acked) VALUES ${s.map((p) => `(?1, ${p}, 0, 0)`).join(", ")}`, 1),
+  delEntries: new Wide(db, (s) => `DELETE FROM entries WHERE sub = ?1 AND seq IN (${s.join(", ")})`, 1),
+  setAttempts: new Wide(db, (s) => `UPDATE entries SET attempts = ?1 WHERE sub = ?2 AND seq IN (${s.join(", ")})`, 2),
+  delMsgs: new Wide(db, (s) => `DELETE FROM messages WHERE seq IN (${s.join(", ")})`, 0),
+});
+export type WideStatements = ReturnType<typeof prepareWide>;
+
