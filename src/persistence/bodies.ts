@@ -1,6 +1,7 @@
 /**
- * Message bodies beside the database, in `DIR/pubsub-emulator.body.NNNNNNNNNN` files: each message's data is appended once to
- * the current segment file and its SQLite row keeps only where (segment, offset). A body in its row
+ * Message bodies beside the database, in `DIR/pubsub-emulator.body.NNNNNNNNNN`: each message's
+ * data is appended once to the current segment file and its SQLite row keeps only where (segment,
+ * offset). A body in its row
  * cost its 4 KiB page in the WAL twice (insert, then delete) plus the checkpoint's copies, ≈ 2.6 µs
  * of the store's 7.5 per message in process (bench/store-micro.ts); an append costs a copy.
  *
@@ -81,8 +82,9 @@ export class Bodies {
   }
 
   private open(): void {
-    this.current = join(this.dir, fileName(this.seg));
-    this.fd = openSync(this.current, "a");
+    const file = join(this.dir, fileName(this.seg));
+    this.fd = openSync(file, "a");
+    this.current = file;
     this.size = 0;
   }
 
@@ -133,26 +135,38 @@ export class Bodies {
     }
   }
 
-  /** The transaction committed: segments nothing points into any more are removed; a full one is closed. */
+  /**
+   * The transaction committed: segments nothing points into any more are removed; a full one is
+   * closed. Nothing here may throw (the commit stands): a file that cannot be removed now is
+   * removed at the next start, and appends stay on a full segment while a new one cannot be opened.
+   */
   committed(): void {
     const d = this.delta;
     for (let i = 0; i < d.length; i += 2) if (d[i + 1] < 0 && d[i] !== this.seg && this.live.get(d[i]) === 0) this.empty.push(d[i]);
     this.delta = [];
     for (const s of this.empty) {
       this.live.delete(s);
-      rmSync(join(this.dir, fileName(s)), { force: true });
+      remove(join(this.dir, fileName(s)));
     }
     this.empty = [];
-    if (this.size >= this.segmentBytes) {
-      // The checkpoint worker syncs the current segment only (checkpoint-worker.ts).
-      try {
-        fsyncSync(this.fd);
-      } catch {}
-      closeSync(this.fd);
-      if (!this.live.get(this.seg)) rmSync(join(this.dir, fileName(this.seg)), { force: true });
+    if (this.size >= this.segmentBytes) this.roll();
+  }
+
+  private roll(): void {
+    const [fd, file, seg] = [this.fd, this.current, this.seg];
+    try {
       this.seg++;
       this.open();
+    } catch {
+      [this.fd, this.current, this.seg] = [fd, file, seg];
+      return;
     }
+    // The checkpoint worker syncs the current segment only (checkpoint-worker.ts).
+    try {
+      fsyncSync(fd);
+      closeSync(fd);
+    } catch {}
+    if (!this.live.get(seg)) remove(file);
   }
 
   /** The transaction rolled back: its appends are dropped and its reference changes undone. */
@@ -177,19 +191,14 @@ export class Bodies {
     return null;
   }
 
-  /** Bytes of body segments on disk (metrics). */
-  get bytes(): number {
-    let n = 0;
-    for (const s of this.live.keys()) {
-      try {
-        n += s === this.seg ? this.size : Bun.file(join(this.dir, fileName(s))).size;
-      } catch {}
-    }
-    return n;
-  }
-
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
   }
+}
+
+function remove(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {}
 }
