@@ -14,8 +14,11 @@
 import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
-/** A segment is closed for appends once it reaches this size. */
-export const SEGMENT_BYTES = 64 * 1024 * 1024;
+/**
+ * A segment is closed for appends once it reaches this size. A message held long keeps its whole
+ * segment on disk (nothing is compacted), so this bounds what one straggler costs.
+ */
+export const SEGMENT_BYTES = 16 * 1024 * 1024;
 const HEADER = 8;
 const NAME = /^pubsub-emulator\.body\.(\d{10})$/;
 const fileName = (seg: number) => `pubsub-emulator.body.${String(seg).padStart(10, "0")}`;
