@@ -25,18 +25,18 @@ const fileName = (seg: number) => `pubsub-emulator.body.${String(seg).padStart(1
 
 export class Bodies {
   private fd = -1;
-  /** The segment file appends go to. */
+  /** The segment appends go to, and its file. */
+  seg = 0;
   current = "";
-  private seg = 0;
   /** Bytes of the current segment written (and so addressable). */
   private size = 0;
   private pending = Buffer.allocUnsafe(1 << 16);
   private pendingLen = 0;
   /** Committed rows pointing into each segment. */
   private live = new Map<number, number>();
-  /** Reference changes of the open transaction, undone when it rolls back. */
-  private delta: number[] = [];
-  private empty: number[] = [];
+  /** The open transaction's appends (all to `seg`) and releases per segment: applied at its commit. */
+  private appended = 0;
+  private released = new Map<number, number>();
 
   /** Touches nothing on disk until `start`, so a data dir refused while loading is left as it was. */
   constructor(
@@ -45,7 +45,7 @@ export class Bodies {
   ) {}
 
   /** The segments on disk, oldest first. */
-  segments(): number[] {
+  private segments(): number[] {
     const out: number[] = [];
     for (const f of readdirSync(this.dir)) {
       const m = NAME.exec(f);
@@ -91,8 +91,8 @@ export class Bodies {
     this.size = 0;
   }
 
-  /** Stages `data` for the open transaction's write; returns where it will be. */
-  append(data: Uint8Array): [seg: number, at: number] {
+  /** Stages `data` for the open transaction's write; returns its offset in segment `seg`. */
+  append(data: Uint8Array): number {
     const need = this.pendingLen + HEADER + data.length;
     if (need > this.pending.length) {
       const grown = Buffer.allocUnsafe(Math.max(need, this.pending.length * 2));
@@ -105,18 +105,13 @@ export class Bodies {
     p.writeUInt32LE(Bun.hash.crc32(data) >>> 0, this.pendingLen + 4);
     p.set(data, this.pendingLen + HEADER);
     this.pendingLen = need;
-    this.ref(this.seg, 1);
-    return [this.seg, at];
+    this.appended++;
+    return at;
   }
 
   /** A row pointing into `seg` was deleted in the open transaction. */
   release(seg: number): void {
-    this.ref(seg, -1);
-  }
-
-  private ref(seg: number, by: number): void {
-    this.live.set(seg, (this.live.get(seg) ?? 0) + by);
-    this.delta.push(seg, by);
+    this.released.set(seg, (this.released.get(seg) ?? 0) + 1);
   }
 
   /** Before the transaction commits: its appends are written (one write), or it throws (errno code). */
@@ -144,14 +139,18 @@ export class Bodies {
    * removed at the next start, and appends stay on a full segment while a new one cannot be opened.
    */
   committed(): void {
-    const d = this.delta;
-    for (let i = 0; i < d.length; i += 2) if (d[i + 1] < 0 && d[i] !== this.seg && this.live.get(d[i]) === 0) this.empty.push(d[i]);
-    this.delta = [];
-    for (const s of this.empty) {
-      this.live.delete(s);
-      remove(join(this.dir, fileName(s)));
+    const live = this.live;
+    if (this.appended > 0) live.set(this.seg, (live.get(this.seg) ?? 0) + this.appended);
+    this.appended = 0;
+    for (const [s, n] of this.released) {
+      const left = (live.get(s) ?? 0) - n;
+      if (left > 0 || s === this.seg) live.set(s, left);
+      else {
+        live.delete(s);
+        remove(join(this.dir, fileName(s)));
+      }
     }
-    this.empty = [];
+    this.released.clear();
     if (this.size >= this.segmentBytes) this.roll();
   }
 
@@ -172,12 +171,11 @@ export class Bodies {
     if (!this.live.get(seg)) remove(file);
   }
 
-  /** The transaction rolled back: its appends are dropped and its reference changes undone. */
+  /** The transaction rolled back: its appends and releases are dropped. */
   rolledBack(): void {
     this.pendingLen = 0;
-    const d = this.delta;
-    for (let i = 0; i < d.length; i += 2) this.live.set(d[i], (this.live.get(d[i]) ?? 0) - d[i + 1]);
-    this.delta = [];
+    this.appended = 0;
+    this.released.clear();
   }
 
   /** Why the current segment can no longer be trusted (removed or cut short under us), or null. */

@@ -5,7 +5,7 @@
  * WAL's size so the event loop can let the WAL start over (see checkpointer.ts).
  */
 import { Database } from "bun:sqlite";
-import { closeSync, fsyncSync, openSync } from "node:fs";
+import { syncPath } from "../runtime/sync-path.ts";
 
 declare const self: Worker;
 
@@ -29,15 +29,7 @@ let bodies: string | undefined;
  * alone would; a segment replaced meanwhile was synced when it was closed.
  */
 function syncBodies(): void {
-  if (!bodies) return;
-  try {
-    const fd = openSync(bodies, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {}
+  if (bodies) syncPath(bodies);
 }
 
 function checkpoint(): void {

@@ -17,7 +17,7 @@ import { Checkpointer } from "./checkpointer.ts";
 import { DiskFaults } from "./disk-faults.ts";
 import { explain, openDataDir, type OpenedDataDir } from "./data-dir.ts";
 import { load, packSeqs } from "./load.ts";
-import { noStatements, prepare, prepareWide, type Statements, type WideStatements } from "./statements.ts";
+import { noStatements, noWide, prepare, prepareWide, type Statements, type WideStatements } from "./statements.ts";
 
 
 /**
@@ -44,10 +44,10 @@ export class SqliteStore implements Store, HeldMemory {
   private checkpointer: Checkpointer | null = null;
   private faults: DiskFaults;
   private bodies: Bodies;
-  /** Messages whose body segment the open transaction changed, each with the one before. */
+  /** Messages the open transaction gave a body segment, each with the one before. */
   private bodyUndo: (HeldMessage | number)[] = [];
   private q: Statements;
-  private w: WideStatements | null;
+  private w: WideStatements;
   private inTransaction = false;
   /** The stored next_seq: no id at or above it was handed out, so a restart starts there. */
   private reservedSeq = 1;
@@ -101,7 +101,7 @@ export class SqliteStore implements Store, HeldMemory {
       for (const m of l.messages.values()) if (m.refs === 0) this.dropMessage(m);
       for (const { seq, body } of l.damaged) {
         this.q.delMsg.run(seq);
-        if (body >= 0) bodies.release(body);
+        bodies.release(body);
       }
     });
     if (checkpointWorker) {
@@ -122,9 +122,9 @@ export class SqliteStore implements Store, HeldMemory {
     this.checkpointer?.close();
     // A statement left unfinalized would keep the connection, and so its lock, alive.
     for (const st of Object.values(this.q)) st.finalize();
-    for (const st of Object.values(this.w ?? {})) st.finalize();
+    for (const st of Object.values(this.w)) st.finalize();
     this.q = noStatements();
-    this.w = null;
+    this.w = noWide();
     this.db.close(true);
     this.bodies.close();
     this.lock.close();
@@ -341,7 +341,7 @@ export class SqliteStore implements Store, HeldMemory {
         if ((m as HeldMessage).refs === 0) this.insertMessage(m, null);
         seqs[i] = m.seq;
       }
-      this.w?.insEntries.run([id], seqs);
+      this.w.insEntries.run([id], seqs);
     });
     this.mem.addEntries(sub, msgs);
   }
@@ -359,7 +359,7 @@ export class SqliteStore implements Store, HeldMemory {
           const n = deliveries[i].deliveryAttempt;
           seqs.push(deliveries[i].message.seq);
           if (i + 1 === deliveries.length || deliveries[i + 1].deliveryAttempt !== n) {
-            this.w?.setAttempts.run([n, id], seqs);
+            this.w.setAttempts.run([n, id], seqs);
             seqs.length = 0;
           }
         }
@@ -386,8 +386,8 @@ export class SqliteStore implements Store, HeldMemory {
         seqs[i] = m.seq;
         if (m.refs === 1) gone.push(this.releaseBody(m));
       }
-      this.w?.delEntries.run([id], seqs);
-      if (gone.length) this.w?.delMsgs.run([], gone);
+      this.w.delEntries.run([id], seqs);
+      if (gone.length) this.w.delMsgs.run([], gone);
     });
     this.mem.removeEntries(sub, entries);
   }
@@ -401,10 +401,10 @@ export class SqliteStore implements Store, HeldMemory {
   private insertMessage(m: StoredMessage, logTopic: number | null): void {
     const attrs = isEmpty(m.attributes) ? null : JSON.stringify(m.attributes);
     if (m.data.length === 0) return void this.q.insMsg.run(m.seq, EMPTY, attrs, m.orderingKey, m.publishTime, m.size, logTopic, null, null);
-    const [seg, at] = this.bodies.append(m.data);
+    const at = this.bodies.append(m.data);
     this.bodyUndo.push(m as HeldMessage, (m as HeldMessage).body);
-    (m as HeldMessage).body = seg;
-    this.q.insMsg.run(m.seq, EMPTY, attrs, m.orderingKey, m.publishTime, m.size, logTopic, seg, at);
+    (m as HeldMessage).body = this.bodies.seg;
+    this.q.insMsg.run(m.seq, EMPTY, attrs, m.orderingKey, m.publishTime, m.size, logTopic, this.bodies.seg, at);
   }
 
   /** Deletes a message's row; its body segment loses a reference. */
@@ -412,11 +412,14 @@ export class SqliteStore implements Store, HeldMemory {
     this.q.delMsg.run(this.releaseBody(m));
   }
 
-  /** Its body segment loses a reference (the caller deletes its row); returns its seq. */
+  /**
+   * Its body segment loses a reference (the caller deletes its row); returns its seq. The message
+   * forgets its segment at once, so no later drop can release it twice; should the transaction roll
+   * back, its row stays and the segment is merely kept until the next start.
+   */
   private releaseBody(m: HeldMessage): number {
     if (m.body >= 0) {
       this.bodies.release(m.body);
-      this.bodyUndo.push(m, m.body);
       m.body = -1;
     }
     return m.seq;

@@ -80,3 +80,9 @@ export const prepareWide = (db: Database) => ({
 });
 export type WideStatements = ReturnType<typeof prepareWide>;
 
+/** Stand-ins that write nothing, for a closed store. */
+export function noWide(): WideStatements {
+  const none = { run: () => {}, finalize: () => {} } as unknown as Wide;
+  return { insEntries: none, delEntries: none, setAttempts: none, delMsgs: none };
+}
+

@@ -5,11 +5,12 @@
  * the state it means: NOT_FOUND (no bucket), PERMISSION_DENIED (the write was refused), or ACTIVE
  * (anything else: the write is retried).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, statSync, watch } from "node:fs";
+import { mkdirSync, statSync, watch } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ObjectBody } from "./encode.ts";
 import { fileName } from "../../runtime/file-names.ts";
+import { syncPath } from "../../runtime/sync-path.ts";
 
 export interface StorageObjectInfo {
   name: string;
@@ -92,7 +93,8 @@ export class DirTarget implements StorageTarget {
       }
       await mkdir(dirname(final), { recursive: true });
       await rename(tmp, final);
-      syncDir(dirname(final));
+      // The rename is atomic whether or not the directory's fsync is allowed.
+      syncPath(dirname(final));
       return size;
     } catch (e) {
       await rm(tmp, { force: true }).catch(() => {});
@@ -155,18 +157,6 @@ const safeDecode = (s: string) => {
   }
 };
 
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // some file systems refuse fsync on a directory; the rename is still atomic
-  }
-}
 
 /** The JSON API of a Cloud Storage emulator (fake-gcs-server and the like). */
 export class HttpTarget implements StorageTarget {
