@@ -46,10 +46,9 @@ export async function run(ctx: Ctx): Promise<Row[]> {
   const seconds = ctx.duration ?? (ctx.quick ? 60 : 300);
   const rate = ctx.ceiling ? Math.max(1, Math.round(ctx.ceiling * 0.5)) : 1000;
   const everyMs = Math.min(60_000, Math.max(10_000, (seconds * 1000) / 8));
-  const wal = ctx.dataDir ? join(ctx.dataDir, "pubsub-emulator.sqlite-wal") : null;
   // The WAL and the message body segments (src/persistence/bodies.ts): what grows with traffic.
   const walMB = () => {
-    if (!wal || !ctx.dataDir) return null;
+    if (!ctx.dataDir) return null;
     let bytes = 0;
     for (const f of readdirSync(ctx.dataDir)) {
       if (f !== "pubsub-emulator.sqlite-wal" && !f.startsWith("pubsub-emulator.body.")) continue;
@@ -101,7 +100,7 @@ export async function run(ctx: Ctx): Promise<Row[]> {
     const errors = flow.pubErrors + flow.subErrors + side.errorCount;
     const rss = drift(rows, (r) => r.rssMB), p99 = drift(rows, (r) => r.p99), p50 = drift(rows, (r) => r.p50), heap = drift(rows, (r) => r.heapMB), fds = drift(rows, (r) => r.fds), walD = drift(rows, (r) => r.walMB);
     const text = intervalTable(rows);
-    ctx.log(`soak: ${rate}/s for ${seconds} s, ${rows.length} rows of ${everyMs / 1000} s; drift last vs first quarter: RSS ${fix(rss)} %, p99 ${fix(p99)} % (p50 ${fix(p50)} %), heap ${fix(heap)} %, fds ${fix(fds)} %${wal ? `, WAL ${fix(walD)} %` : ""}; lost ${lost} + ${pullLost} (unary), errors ${errors}; ${side.nacks} nacks, ${side.seeks} seeks, ${side.churned} churn cycles`);
+    ctx.log(`soak: ${rate}/s for ${seconds} s, ${rows.length} rows of ${everyMs / 1000} s; drift last vs first quarter: RSS ${fix(rss)} %, p99 ${fix(p99)} % (p50 ${fix(p50)} %), heap ${fix(heap)} %, fds ${fix(fds)} %${ctx.dataDir ? `, WAL ${fix(walD)} %` : ""}; lost ${lost} + ${pullLost} (unary), errors ${errors}; ${side.nacks} nacks, ${side.seeks} seeks, ${side.churned} churn cycles`);
     const { samples: _s, ...resources } = res;
     const r = row({ scenario: "soak", variant: `${seconds}s @${rate}/s mixed`, config: { rate, seconds, payload: "1KB", intervalS: everyMs / 1000 },
       messages: flow.ackedCount, seconds: res.wallS, latencyKind: "e2e", resources, lost: lost + pullLost, duplicates: dup + side.pulled.duplicates,

@@ -505,7 +505,6 @@ export class H2Connection implements StreamOwner {
     s.contentLength = length;
     s.openedAt = this.turnStart;
     this.streams.set(id, s);
-    s.started = false;
     this.unstarted.push({ s, headers, endStream });
   }
 

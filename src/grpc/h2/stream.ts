@@ -42,7 +42,7 @@ export class H2Stream extends EventEmitter implements CallStream {
   contentLength = -1;
   received = 0;
   /** Handed to its handler (the connection holds a new stream back for a few frames: connection.ts). */
-  started = true;
+  started = false;
   /** When its HEADERS were read (the connection's clock), to tell a premature reset. */
   openedAt = 0;
   /** Closed by our RST_STREAM: frames the client had in flight are not its fault. */
