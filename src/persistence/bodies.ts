@@ -20,6 +20,11 @@ import { join } from "node:path";
  */
 export const SEGMENT_BYTES = 16 * 1024 * 1024;
 const HEADER = 8;
+/**
+ * Staged bytes past which an append writes what is staged first: a transaction that stores much
+ * (a seek bringing back a large backlog) holds at most this much copied, not all of its bodies.
+ */
+const STAGE_BYTES = 8 * 1024 * 1024;
 const NAME = /^pubsub-emulator\.body\.(\d{10})$/;
 const fileName = (seg: number) => `pubsub-emulator.body.${String(seg).padStart(10, "0")}`;
 
@@ -93,6 +98,7 @@ export class Bodies {
 
   /** Stages `data` for the open transaction's write; returns its offset in segment `seg`. */
   append(data: Uint8Array): number {
+    if (this.pendingLen > 0 && this.pendingLen + HEADER + data.length > STAGE_BYTES) this.write();
     const need = this.pendingLen + HEADER + data.length;
     if (need > this.pending.length) {
       const grown = Buffer.allocUnsafe(Math.max(need, this.pending.length * 2));
@@ -114,7 +120,10 @@ export class Bodies {
     this.released.set(seg, (this.released.get(seg) ?? 0) + 1);
   }
 
-  /** Before the transaction commits: its appends are written (one write), or it throws (errno code). */
+  /**
+   * Before the transaction commits: its appends are written (one write, or one per STAGE_BYTES),
+   * or it throws (errno code). Written bytes whose rows then roll back are garbage nothing points at.
+   */
   write(): void {
     if (this.pendingLen === 0) return;
     try {

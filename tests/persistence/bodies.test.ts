@@ -51,6 +51,19 @@ test("bodies round-trip across restarts; a segment nothing points into is remove
   store.close();
 });
 
+test("a transaction storing more than the staging bound writes as it goes; every body comes back", async () => {
+  const dir = tempDataDir();
+  let { store, broker } = open(dir);
+  const { topic, sub } = topicAndSub(broker);
+  // 9 MiB in one publish (under its 10 MB limit): past the 8 MiB staged before a write.
+  broker.topics.publish(topic, Array.from({ length: 9 }, (_, i) => ({ data: new Uint8Array(1024 * 1024).fill(65 + i) })));
+  store.close();
+  ({ store, broker } = open(dir));
+  const got = await pullNow(broker, sub, 100);
+  expect(got.map((d) => [d.message.data.length, d.message.data[0], d.message.data[1024 * 1024 - 1]])).toEqual(Array.from({ length: 9 }, (_, i) => [1024 * 1024, 65 + i, 65 + i]));
+  store.close();
+});
+
 test("a body damaged on disk leaves its message out at start, never half-read; the others come back", async () => {
   const dir = tempDataDir();
   let { store, broker } = open(dir);
