@@ -181,11 +181,10 @@ describe("kill -9 at random moments under load", () => {
       await raw.subscriber.acknowledge({ subscription: subName, ackIds: got.map((r) => r.ackId!) });
     }
     const lost = [...published].filter((id) => !ackSent.has(id) && !left.has(id));
-    const summary = { published: published.size, acked: ackedAt.size, drained: left.size, settled, lostCount: lost.length, lost: lost.slice(0, 20), violations: violations.slice(0, 20) };
-    expect(summary).toMatchObject({ settled: true, lostCount: 0, lost: [], violations: [] });
+    const counts = { published: published.size, acked: ackedAt.size, drained: left.size };
+    expect({ ...counts, settled, lostCount: lost.length, lost: lost.slice(0, 20), violations: violations.slice(0, 20) }).toMatchObject({ settled: true, lostCount: 0, lost: [], violations: [] });
     // Enough happened for the checks above to mean something (the counts shown when not).
-    const counts = { published: summary.published, acked: summary.acked, drained: summary.drained };
-    expect(Math.min(counts.published, counts.acked * 5, counts.drained * 2) > 400 ? counts : `not enough: ${JSON.stringify(counts)}`).toEqual(counts);
+    expect(Math.min(counts.published, counts.acked * 5, counts.drained * 2) > 400 ? "enough" : `not enough: ${JSON.stringify(counts)}`).toBe("enough");
     await Promise.all([raw.close(), ps.close()]);
     await server.kill9();
   }, 90_000);
